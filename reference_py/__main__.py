@@ -1,0 +1,159 @@
+"""Command line of the reference engine (the ROM's driver offers the same one).
+
+  python -m reference_py perft "<FEN>" <DEPTH>
+  python -m reference_py perft-suite <FILE> [--max-depth D]
+  python -m reference_py search "<FEN>" --level NAME [--moves m1 m2 ...] [--seed N]
+  python -m reference_py levels
+  python -m reference_py play [--level NAME] [--side red|black]
+Errors are one line on stderr and exit status 2 (bad input) or 1 (a failed check).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .board import BLACK, RED, move_iccs
+from .config import ConfigError
+from .fen import FenError, parse_fen
+from .notation import NotationError
+from .perft import perft, perft_divide
+from .rules import Game
+from .search import Searcher, level_by_name, levels
+
+
+class UsageError(Exception):
+    pass
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    pos = parse_fen(args.fen)
+    if args.depth < 1:
+        raise UsageError("depth must be at least 1")
+    total = 0
+    for move, n in perft_divide(pos, args.depth):
+        print(f"{move_iccs(move)} {n}")
+        total += n
+    print(f"total {total}")
+    return 0
+
+
+def parse_suite(path: Path) -> list[tuple[int, str, list[int]]]:
+    """Lines `FEN ; n1 n2 ...`, '#' comments; returns (line number, FEN, counts)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+    out = []
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if ";" not in line:
+            raise UsageError(f"{path}:{no}: expected 'FEN ; n1 n2 ...'")
+        fen, counts = line.split(";", 1)
+        try:
+            nums = [int(x) for x in counts.split()]
+        except ValueError:
+            raise UsageError(f"{path}:{no}: the counts after ';' must be integers") from None
+        try:
+            parse_fen(fen.strip())
+        except FenError as exc:
+            raise UsageError(f"{path}:{no}: bad FEN: {exc}") from None
+        out.append((no, fen.strip(), nums))
+    return out
+
+
+def cmd_perft_suite(args: argparse.Namespace) -> int:
+    passed = failed = 0
+    for no, fen, nums in parse_suite(Path(args.file)):
+        depth = min(len(nums), args.max_depth) if args.max_depth else len(nums)
+        pos = parse_fen(fen)
+        t = time.perf_counter()
+        got = [perft(pos, d) for d in range(1, depth + 1)]
+        ok = got == nums[:depth]
+        status = "ok  " if ok else "FAIL"
+        print(f"{status} line {no}: {fen} ; {' '.join(map(str, got))}"
+              + ("" if ok else f" (expected {' '.join(map(str, nums[:depth]))})")
+              + f"  [{time.perf_counter() - t:.2f}s]")
+        passed += ok
+        failed += not ok
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    try:
+        level = level_by_name(args.level)
+    except KeyError:
+        raise UsageError(f"unknown level '{args.level}' (levels: {', '.join(l.name for l in levels())})") from None
+    game = Game(args.fen)
+    for i, text in enumerate(args.moves or [], 1):
+        try:
+            game.play_text(text)
+        except NotationError as exc:
+            raise UsageError(f"move {i} of --moves: {exc}") from None
+    result = Searcher(game.pos, level, seed=args.seed).run()
+    print(json.dumps(result.as_json()))
+    return 0
+
+
+def cmd_levels(args: argparse.Namespace) -> int:
+    for lv in levels():
+        print(lv.name)
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .play import play
+    try:
+        level_by_name(args.level)
+    except KeyError:
+        raise UsageError(f"unknown level '{args.level}' (levels: {', '.join(l.name for l in levels())})") from None
+    return play(args.level, RED if args.side == "red" else BLACK)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m reference_py", description="Xiangqi reference engine")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("perft", help="count leaf nodes per root move")
+    s.add_argument("fen")
+    s.add_argument("depth", type=int)
+    s.set_defaults(func=cmd_perft)
+    s = sub.add_parser("perft-suite", help="check a file of 'FEN ; counts' lines")
+    s.add_argument("file")
+    s.add_argument("--max-depth", type=int, default=0)
+    s.set_defaults(func=cmd_perft_suite)
+    s = sub.add_parser("search", help="search a position, print JSON")
+    s.add_argument("fen")
+    s.add_argument("--level", required=True)
+    s.add_argument("--moves", nargs="*", default=[])
+    s.add_argument("--seed", type=int, default=0)
+    s.set_defaults(func=cmd_search)
+    s = sub.add_parser("levels", help="list the difficulty levels, weakest first")
+    s.set_defaults(func=cmd_levels)
+    s = sub.add_parser("play", help="play in the terminal")
+    s.add_argument("--level", default=levels()[2].name)
+    s.add_argument("--side", choices=("red", "black"), default="red")
+    s.set_defaults(func=cmd_play)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (FenError, NotationError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (UsageError, ConfigError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,245 @@
+"""Load and validate config/eval.yaml and config/difficulty.yaml.
+
+Both engines are built from these files, so a typo must stop the build with
+a message that names the file, the line and the problem, never a traceback
+or a half-written table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .board import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
+
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
+KIND_KEYS = {"king": KING, "advisor": ADVISOR, "elephant": ELEPHANT, "horse": HORSE,
+             "rook": ROOK, "cannon": CANNON, "pawn": PAWN}
+SET_INT_KEYS = ("tempo", "horse_per_capture4", "cannon_per_capture4", "pawn_per_missing_attacker",
+                "horse_leg_blocked", "elephant_eye_blocked", "rook_on_king_file",
+                "missing_elephant_per_cannon", "missing_advisor_per_rook")
+LEVEL_KEYS = ("name", "depth", "qdepth", "eval", "nodes", "noise", "killers", "history")
+
+
+class ConfigError(Exception):
+    """A problem in a YAML file, with its location."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {message}")
+
+
+class _Node:
+    """A YAML value together with the line it came from."""
+
+    __slots__ = ("value", "line")
+
+    def __init__(self, value: Any, line: int) -> None:
+        self.value = value
+        self.line = line
+
+
+def _convert(node: yaml.Node) -> _Node:
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, _Node] = {}
+        for k, v in node.value:
+            out[str(k.value)] = _convert(v)
+        return _Node(out, line)
+    if isinstance(node, yaml.SequenceNode):
+        return _Node([_convert(v) for v in node.value], line)
+    return _Node(yaml.SafeLoader.construct_object(yaml.SafeLoader(""), node), line)
+
+
+def _load(path: Path) -> _Node:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(path, None, f"cannot read: {exc.strerror}") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ConfigError(path, mark.line + 1 if mark else None,
+                          f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    if node is None:
+        raise ConfigError(path, None, "file is empty")
+    return _convert(node)
+
+
+def _get(path: Path, mapping: _Node, key: str) -> _Node:
+    if not isinstance(mapping.value, dict):
+        raise ConfigError(path, mapping.line, "expected a mapping")
+    if key not in mapping.value:
+        raise ConfigError(path, mapping.line, f"missing key '{key}'")
+    return mapping.value[key]
+
+
+def _int(path: Path, node: _Node, what: str, lo: int, hi: int) -> int:
+    v = node.value
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ConfigError(path, node.line, f"{what} must be an integer, got {v!r}")
+    if not lo <= v <= hi:
+        raise ConfigError(path, node.line, f"{what} = {v} is out of range {lo}..{hi}")
+    return v
+
+
+def _bool(path: Path, node: _Node, what: str) -> bool:
+    if not isinstance(node.value, bool):
+        raise ConfigError(path, node.line, f"{what} must be true or false, got {node.value!r}")
+    return node.value
+
+
+def _unknown(path: Path, mapping: _Node, allowed: tuple[str, ...] | set[str], what: str) -> None:
+    for k, v in mapping.value.items():
+        if k not in allowed:
+            raise ConfigError(path, v.line, f"unknown key '{k}' in {what}")
+
+
+@dataclass(frozen=True)
+class WeightSet:
+    name: str
+    pst: bool
+    tempo: int
+    horse_per_capture4: int
+    cannon_per_capture4: int
+    pawn_per_missing_attacker: int
+    horse_leg_blocked: int
+    elephant_eye_blocked: int
+    rook_on_king_file: int
+    cannon_on_king_file: tuple[int, int, int, int]
+    missing_elephant_per_cannon: int
+    missing_advisor_per_rook: int
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    material: dict[int, int]                   # kind -> points
+    pst: dict[int, tuple[int, ...]]            # kind -> 90 values, index rank*9+file (Red's view)
+    sets: dict[str, WeightSet]
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    depth: int
+    qdepth: int
+    eval: str
+    nodes: int
+    noise: int
+    killers: bool
+    history: bool
+
+
+def load_eval(path: Path | None = None) -> EvalConfig:
+    path = path or CONFIG_DIR / "eval.yaml"
+    root = _load(path)
+    _unknown(path, root, ("material", "pst", "sets"), "the top level")
+    mat_node = _get(path, root, "material")
+    _unknown(path, mat_node, KIND_KEYS.keys(), "material")
+    material = {kind: _int(path, _get(path, mat_node, key), f"material.{key}", 0, 1000)
+                for key, kind in KIND_KEYS.items()}
+    pst_node = _get(path, root, "pst")
+    _unknown(path, pst_node, KIND_KEYS.keys(), "pst")
+    pst: dict[int, tuple[int, ...]] = {}
+    for key, kind in KIND_KEYS.items():
+        node = _get(path, pst_node, key)
+        if not isinstance(node.value, list) or len(node.value) != 10:
+            raise ConfigError(path, node.line, f"pst.{key} must be a list of 10 rows of 9 integers")
+        values = [0] * 90
+        for i, row in enumerate(node.value):
+            if not isinstance(row.value, list) or len(row.value) != 9:
+                got = len(row.value) if isinstance(row.value, list) else "no list"
+                raise ConfigError(path, row.line, f"pst.{key} row {i + 1} has {got} values, expected 9")
+            for f, cell in enumerate(row.value):
+                values[(9 - i) * 9 + f] = _int(path, cell, f"pst.{key} row {i + 1}", -128, 127)
+        pst[kind] = tuple(values)
+    sets_node = _get(path, root, "sets")
+    if not isinstance(sets_node.value, dict) or not sets_node.value:
+        raise ConfigError(path, sets_node.line, "sets must be a non-empty mapping")
+    sets: dict[str, WeightSet] = {}
+    for name, node in sets_node.value.items():
+        _unknown(path, node, set(SET_INT_KEYS) | {"pst", "cannon_on_king_file"}, f"set '{name}'")
+        ints = {k: _int(path, _get(path, node, k), f"sets.{name}.{k}", -100, 100) for k in SET_INT_KEYS}
+        ck = _get(path, node, "cannon_on_king_file")
+        if not isinstance(ck.value, list) or len(ck.value) != 4:
+            raise ConfigError(path, ck.line, f"sets.{name}.cannon_on_king_file must be a list of 4 integers")
+        ck_vals = tuple(_int(path, v, f"sets.{name}.cannon_on_king_file", -100, 100) for v in ck.value)
+        sets[name] = WeightSet(name=name, pst=_bool(path, _get(path, node, "pst"), f"sets.{name}.pst"),
+                               cannon_on_king_file=ck_vals, **ints)  # type: ignore[arg-type]
+    return EvalConfig(material=material, pst=pst, sets=sets)
+
+
+def load_levels(path: Path | None = None, eval_config: EvalConfig | None = None) -> list[Level]:
+    path = path or CONFIG_DIR / "difficulty.yaml"
+    eval_config = eval_config or load_eval()
+    root = _load(path)
+    _unknown(path, root, ("levels",), "the top level")
+    levels_node = _get(path, root, "levels")
+    if not isinstance(levels_node.value, list) or len(levels_node.value) < 1:
+        raise ConfigError(path, levels_node.line, "levels must be a non-empty list")
+    if len(levels_node.value) > 8:
+        raise ConfigError(path, levels_node.line, "at most 8 levels fit the ROM's menu")
+    levels: list[Level] = []
+    names: set[str] = set()
+    for node in levels_node.value:
+        _unknown(path, node, LEVEL_KEYS, "a level")
+        name_node = _get(path, node, "name")
+        name = name_node.value
+        if not isinstance(name, str) or not name.isascii() or not 1 <= len(name) <= 10 or not name.replace(" ", "").isalnum():
+            raise ConfigError(path, name_node.line, f"level name {name!r} must be 1-10 ASCII letters, digits or spaces")
+        if name.lower() in names:
+            raise ConfigError(path, name_node.line, f"duplicate level name '{name}'")
+        names.add(name.lower())
+        ev = _get(path, node, "eval")
+        if ev.value not in eval_config.sets:
+            raise ConfigError(path, ev.line, f"unknown eval set '{ev.value}' (known: {', '.join(eval_config.sets)})")
+        noise_node = _get(path, node, "noise")
+        noise = _int(path, noise_node, "noise", 0, 255)
+        if noise & (noise + 1):
+            raise ConfigError(path, noise_node.line, f"noise = {noise} must be 0 or 2^k-1 (1, 3, 7, ..., 255)")
+        levels.append(Level(
+            name=name,
+            depth=_int(path, _get(path, node, "depth"), "depth", 1, 8),
+            qdepth=_int(path, _get(path, node, "qdepth"), "qdepth", 0, 12),
+            eval=ev.value,
+            nodes=_int(path, _get(path, node, "nodes"), "nodes", 1, 65535),
+            noise=noise,
+            killers=_bool(path, _get(path, node, "killers"), "killers"),
+            history=_bool(path, _get(path, node, "history"), "history"),
+        ))
+    return levels
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    victim_rank: dict[int, int]
+    attacker_rank: dict[int, int]
+    history_bonus: tuple[int, ...]   # index depth-1, depth 1..8
+    perpetual_check: int
+    delta_margin: int
+    move_stack_entries: int
+
+
+def load_search(path: Path | None = None) -> SearchConfig:
+    path = path or CONFIG_DIR / "search.yaml"
+    root = _load(path)
+    _unknown(path, root, ("victim_rank", "attacker_rank", "history_bonus", "perpetual_check", "delta_margin",
+                                "move_stack_entries"),
+             "the top level")
+    ranks = {}
+    for key in ("victim_rank", "attacker_rank"):
+        node = _get(path, root, key)
+        _unknown(path, node, KIND_KEYS.keys(), key)
+        ranks[key] = {kind: _int(path, _get(path, node, name), f"{key}.{name}", 0, 7)
+                      for name, kind in KIND_KEYS.items()}
+    hb = _get(path, root, "history_bonus")
+    if not isinstance(hb.value, list) or len(hb.value) != 8:
+        raise ConfigError(path, hb.line, "history_bonus must be a list of 8 integers (depth 1..8)")
+    bonus = tuple(_int(path, v, "history_bonus", 0, 128) for v in hb.value)
+    pc = _int(path, _get(path, root, "perpetual_check"), "perpetual_check", 0, 20000)
+    dm = _int(path, _get(path, root, "delta_margin"), "delta_margin", 0, 1000)
+    ms = _int(path, _get(path, root, "move_stack_entries"), "move_stack_entries", 128, 256)
+    return SearchConfig(ranks["victim_rank"], ranks["attacker_rank"], bonus, pc, dm, ms)

@@ -1,0 +1,88 @@
+"""Game-level rules: the one policy that the terminal game and the ROM share.
+
+In order, after every move (docs/ENGINE.md, "Game rules"):
+  1. the side to move has no legal move: it loses (checkmate or stalemate);
+  2. the position has occurred three times (same side to move) since the last
+     capture: if one side gave check with every one of its moves since the
+     first of those occurrences and the other did not, the checking side
+     loses (perpetual check); otherwise the game is drawn;
+  3. 120 plies without a capture: drawn (the 60-move rule).
+Not implemented: perpetual chase (長捉) and the finer Asian rules on mixed
+check/chase cycles; such cycles are simply draws by repetition.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import BLACK, RED
+from .fen import parse_fen
+from .notation import parse_move
+from .position import Position
+
+SIDE_NAME = ("Red", "Black")
+DRAW_PLIES = 120
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winner: int | None      # RED, BLACK or None for a draw
+    reason: str
+
+    def describe(self) -> str:
+        if self.winner is None:
+            return f"Draw: {self.reason}."
+        return f"{SIDE_NAME[self.winner]} wins: {self.reason}."
+
+
+class Game:
+    """A game from a FEN: the moves played, with take-back by replay."""
+
+    def __init__(self, fen: str) -> None:
+        self.start_fen = fen
+        self.pos: Position = parse_fen(fen)
+        self.moves: list[int] = []
+
+    def play(self, move: int) -> None:
+        """Play a move already known to be legal."""
+        self.pos.make(move)
+        self.pos.push_history(self.pos.in_check(self.pos.side))
+        self.moves.append(move)
+
+    def play_text(self, text: str) -> int:
+        move = parse_move(self.pos, text)
+        self.play(move)
+        return move
+
+    def undo(self, plies: int = 1) -> None:
+        """Take back plies by replaying the game from its start."""
+        keep = self.moves[:max(0, len(self.moves) - plies)]
+        self.pos = parse_fen(self.start_fen)
+        self.moves = []
+        for m in keep:
+            self.play(m)
+
+    def outcome(self) -> Outcome | None:
+        pos = self.pos
+        if not pos.legal_moves():
+            checked = pos.in_check(pos.side)
+            return Outcome(pos.side ^ 1, "checkmate" if checked else "stalemate (the side without a move loses)")
+        keys, checks = pos.keys, pos.checks
+        n = len(keys) - 1
+        seen = [n - k for k in range(4, min(pos.clock, n) + 1, 2) if keys[n - k] == keys[n]]
+        if len(seen) >= 2:
+            first = seen[1]                  # the earliest of the three occurrences
+            k = n - first
+            mover_all = all(checks[n - j] for j in range(0, k, 2))     # side that just moved
+            other_all = all(checks[n - j] for j in range(1, k, 2))
+            mover = pos.side ^ 1
+            if mover_all and not other_all:
+                return Outcome(mover ^ 1, f"{SIDE_NAME[mover]} gave perpetual check")
+            if other_all and not mover_all:
+                return Outcome(mover, f"{SIDE_NAME[mover ^ 1]} gave perpetual check")
+            return Outcome(None, "the same position occurred three times")
+        if pos.clock >= DRAW_PLIES:
+            return Outcome(None, "60 moves (120 plies) without a capture")
+        return None
+
+
+__all__ = ["Game", "Outcome", "RED", "BLACK"]

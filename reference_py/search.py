@@ -1,0 +1,360 @@
+"""Iterative-deepening alpha-beta with quiescence and the history heuristic.
+
+This is the executable specification of the ROM's search (docs/ENGINE.md,
+"Search").  It is written the way the 6502 runs it: 8-bit ordering keys,
+an 8-bit history table of 4 x 90 entries, two killers per ply, 16-bit
+scores, a node counter that stops the search at the level's cap, and a
+16-bit Galois LFSR for the weaker levels' noise.  Python integers never
+overflow here because every score is bounded well inside 16 bits; the
+bounds are listed in docs/ENGINE.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .board import CANNON, EMPTY, HORSE, ROOK, move_iccs, sq90
+from .config import Level, SearchConfig, load_eval, load_levels, load_search
+from .evaluate import EvalTables, evaluate, tables_for
+from .position import Position
+
+MATE = 30000
+INF = 32000
+MATE_BOUND = MATE - 100          # |score| above this is a mate score
+MAX_PLY = 24
+HISTORY_CLASSES = 3              # rook, cannon, everything else
+HISTORY_SIZE = HISTORY_CLASSES * 90
+KEY_PV = 255
+KEY_CAPTURE = 128                # + 16 * victim rank - attacker rank (MVV-LVA)
+KEY_KILLER1 = 127
+KEY_KILLER2 = 126
+LFSR_TAPS = 0xB400
+LFSR_DEFAULT = 0xACE1
+DRAW_PLIES = 120                 # 60-move rule
+NULL_MIN_DEPTH = 3
+NULL_REDUCTION = 2
+
+
+def history_class(kind: int) -> int:
+    return {ROOK: 0, CANNON: 1}.get(kind, 2)
+
+
+@lru_cache(maxsize=None)
+def search_config() -> SearchConfig:
+    return load_search()
+
+
+@lru_cache(maxsize=None)
+def levels() -> tuple[Level, ...]:
+    return tuple(load_levels())
+
+
+def level_by_name(name: str) -> Level:
+    for lv in levels():
+        if lv.name.lower() == name.lower():
+            return lv
+    raise KeyError(name)
+
+
+@dataclass
+class SearchResult:
+    move: int | None
+    score: int
+    nodes: int
+    depth: int
+    pv: list[int] = field(default_factory=list)
+    max_stack: int = 0
+    overflows: int = 0
+
+    def as_json(self) -> dict:
+        return {"move": move_iccs(self.move) if self.move else None, "score": self.score,
+                "nodes": self.nodes, "depth": self.depth, "pv": [move_iccs(m) for m in self.pv]}
+
+
+class Searcher:
+    """One search of one position.  All tables start from a defined state."""
+
+    def __init__(self, pos: Position, level: Level, seed: int = 0,
+                 history: bool | None = None, killers: bool | None = None,
+                 null: bool = True, delta: bool = True) -> None:
+        self.pos = pos
+        self.level = level
+        self.tables: EvalTables = tables_for(level.eval)
+        self.cfg = search_config()
+        self.use_history = level.history if history is None else history
+        self.use_killers = level.killers if killers is None else killers
+        self.use_null = null
+        self.use_delta = delta
+        self.material = [0] + [load_eval().material[k] for k in range(1, 8)]
+        self.hist = [0] * HISTORY_SIZE
+        self.killers = [[0, 0] for _ in range(MAX_PLY)]
+        self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 1)]
+        self.prev_pv: list[int] = []
+        self.nodes = 0
+        self.aborted = False
+        seed &= 0xFFFF
+        self.lfsr = seed if seed else LFSR_DEFAULT
+        self.root_best = 0
+        self.stack = 0           # move-stack entries in use (the ROM's capacity check)
+        self.max_stack = 0
+        self.overflows = 0
+        self.victim = [0] + [self.cfg.victim_rank[k] for k in range(1, 8)]
+        self.attacker = [0] + [self.cfg.attacker_rank[k] for k in range(1, 8)]
+
+    # ---- helpers --------------------------------------------------------
+    def lfsr_next(self) -> int:
+        x = self.lfsr
+        lsb = x & 1
+        x >>= 1
+        if lsb:
+            x ^= LFSR_TAPS
+        self.lfsr = x
+        return x & 0xFF
+
+    def eval(self) -> int:
+        e = evaluate(self.pos, self.tables)
+        mask = self.level.noise
+        if mask:
+            e += (self.lfsr_next() & mask) - ((mask + 1) >> 1)
+        return e
+
+    def _kind_at(self, sq: int) -> int:
+        code = self.pos.board[sq]
+        return self.pos.piece_kind[(code & 0x0F) | (16 if code & 0x20 else 0)]
+
+    def _hist_index(self, move: int) -> int:
+        frm, to = move & 0xFF, move >> 8
+        return history_class(self._kind_at(frm)) * 90 + sq90(to, self.pos.side)
+
+    def _key(self, move: int, ply: int, pv_move: int, quiet_order: bool) -> int:
+        if move == pv_move:
+            return KEY_PV
+        to = move >> 8
+        if self.pos.board[to] != EMPTY:
+            return KEY_CAPTURE + 16 * self.victim[self._kind_at(to)] - self.attacker[self._kind_at(move & 0xFF)]
+        if quiet_order and self.use_killers:
+            k = self.killers[ply]
+            if move == k[0]:
+                return KEY_KILLER1
+            if move == k[1]:
+                return KEY_KILLER2
+        if self.use_history:
+            return min(self.hist[self._hist_index(move)] >> 1, KEY_KILLER2 - 1)
+        return 0
+
+    def _reward(self, move: int, depth: int, ply: int, killer: bool) -> None:
+        """A quiet move that cut off (killer and history) or was best (history)."""
+        if killer and self.use_killers:
+            k = self.killers[ply]
+            if move != k[0]:
+                k[1] = k[0]
+                k[0] = move
+        if self.use_history:
+            idx = self._hist_index(move)
+            bonus = self.cfg.history_bonus[min(depth, 8) - 1]
+            if self.hist[idx] + bonus > 255:
+                self.hist = [h >> 1 for h in self.hist]
+            self.hist[idx] += bonus
+
+    @staticmethod
+    def _pick(moves: list[int], keys: list[int], i: int) -> int:
+        """Selection step: bring the highest key of moves[i:] to i (first wins ties)."""
+        best = i
+        bk = keys[i]
+        for j in range(i + 1, len(moves)):
+            if keys[j] > bk:
+                best, bk = j, keys[j]
+        if best != i:
+            moves[i], moves[best] = moves[best], moves[i]
+            keys[i], keys[best] = keys[best], keys[i]
+        return moves[i]
+
+    def _draw_score(self) -> int | None:
+        """60-move rule and repetition inside the search (ply >= 1)."""
+        pos = self.pos
+        clock = pos.clock
+        if clock >= DRAW_PLIES:
+            return 0
+        keys, checks = pos.keys, pos.checks
+        n = len(keys) - 1
+        k = 4
+        while k <= clock and k <= n:
+            if keys[n - k] == keys[n]:
+                opp_all = all(checks[n - j] for j in range(0, k, 2))
+                stm_all = all(checks[n - j] for j in range(1, k, 2))
+                if opp_all and not stm_all:
+                    return self.cfg.perpetual_check
+                if stm_all and not opp_all:
+                    return -self.cfg.perpetual_check
+                return 0
+            k += 2
+        return None
+
+    def _has_major(self, side: int) -> bool:
+        c = self.pos.count
+        return bool(c[side * 8 + ROOK] or c[side * 8 + HORSE] or c[side * 8 + CANNON])
+
+    def _count_node(self) -> bool:
+        """Count a legal move made; True if the node cap stops the search."""
+        self.nodes += 1
+        if self.nodes >= self.level.nodes:
+            self.aborted = True
+        return self.aborted
+
+    # ---- the search -----------------------------------------------------
+    def _alphabeta(self, depth: int, alpha: int, beta: int, ply: int, on_pv: bool, in_check: bool) -> int:
+        pos = self.pos
+        self.pv[ply] = []
+        if ply > 0:
+            draw = self._draw_score()
+            if draw is not None:
+                return draw
+        if depth <= 0:
+            return self._quiesce(alpha, beta, ply, 0, in_check)
+        if (self.use_null and ply > 0 and not in_check and depth >= NULL_MIN_DEPTH
+                and beta - alpha == 1 and abs(beta) < MATE_BOUND and pos.last_move_not_null()
+                and self._has_major(pos.side)):
+            # Null move: if passing still fails high at reduced depth, cut.
+            pos.make_null()
+            if self._count_node():
+                pos.unmake_null()
+                return 0
+            v = -self._alphabeta(depth - 1 - NULL_REDUCTION, -beta, -beta + 1, ply + 1, False, False)
+            pos.unmake_null()
+            if self.aborted:
+                return 0
+            if v >= beta:
+                return beta
+        pv_move = self.prev_pv[ply] if on_pv and ply < len(self.prev_pv) else 0
+        moves = pos.generate()
+        if self.stack + len(moves) > self.cfg.move_stack_entries:
+            self.overflows += 1
+            return self.eval()          # no room for this node's moves: it is a leaf
+        keys = [self._key(m, ply, pv_move, True) for m in moves]
+        base = self.stack
+        self.stack += len(moves)
+        self.max_stack = max(self.max_stack, self.stack)
+        legal = 0
+        best = 0
+        try:
+            for i in range(len(moves)):
+                m = self._pick(moves, keys, i)
+                quiet = pos.board[m >> 8] == EMPTY
+                pos.make(m)
+                if pos.in_check(pos.side ^ 1):
+                    pos.unmake()
+                    continue
+                legal += 1
+                if self._count_node():
+                    pos.unmake()
+                    return 0
+                child_check = pos.in_check(pos.side)
+                pos.push_history(child_check)
+                child_pv = on_pv and m == pv_move
+                if legal == 1:
+                    v = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, child_pv, child_check)
+                else:
+                    # Principal variation search: prove the move is no better
+                    # with a null window, search again only if it is.
+                    v = -self._alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
+                    if alpha < v < beta and not self.aborted:
+                        v = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, child_pv, child_check)
+                pos.pop_history()
+                pos.unmake()
+                if self.aborted:
+                    return 0
+                if v > alpha:
+                    if v >= beta:
+                        if quiet:
+                            self._reward(m, depth, ply, True)
+                        return beta
+                    alpha = v
+                    best = m
+                    self.pv[ply] = [m] + self.pv[ply + 1]
+                    if ply == 0:
+                        self.root_best = m
+            if legal == 0:
+                return -MATE + ply
+            if best and pos.board[best >> 8] == EMPTY:
+                self._reward(best, depth, ply, False)
+            return alpha
+        finally:
+            self.stack = base
+
+    def _quiesce(self, alpha: int, beta: int, ply: int, qply: int, in_check: bool) -> int:
+        pos = self.pos
+        self.pv[ply] = []
+        if qply >= self.level.qdepth or ply >= MAX_PLY:
+            return self.eval()
+        stand = 0
+        if not in_check:
+            stand = self.eval()
+            if stand >= beta:
+                return beta
+            if stand > alpha:
+                alpha = stand
+        moves = pos.generate(captures_only=not in_check)
+        if self.stack + len(moves) > self.cfg.move_stack_entries:
+            self.overflows += 1
+            return alpha if not in_check else self.eval()
+        keys = [self._key(m, ply, 0, False) for m in moves]
+        base = self.stack
+        self.stack += len(moves)
+        self.max_stack = max(self.max_stack, self.stack)
+        legal = 0
+        try:
+            for i in range(len(moves)):
+                m = self._pick(moves, keys, i)
+                if not in_check and self.use_delta and \
+                        stand + self.material[self._kind_at(m >> 8)] + self.cfg.delta_margin <= alpha:
+                    continue    # delta pruning: even winning the piece cannot reach alpha
+                pos.make(m)
+                if pos.in_check(pos.side ^ 1):
+                    pos.unmake()
+                    continue
+                legal += 1
+                if self._count_node():
+                    pos.unmake()
+                    return 0
+                v = -self._quiesce(-beta, -alpha, ply + 1, qply + 1, pos.in_check(pos.side))
+                pos.unmake()
+                if self.aborted:
+                    return 0
+                if v > alpha:
+                    if v >= beta:
+                        return beta
+                    alpha = v
+            if in_check and legal == 0:
+                return -MATE + ply
+            return alpha
+        finally:
+            self.stack = base
+
+    def run(self) -> SearchResult:
+        pos = self.pos
+        pos.rebuild()
+        pos.set_values(self.tables.values)
+        root_moves = pos.legal_moves()
+        if not root_moves:
+            return SearchResult(None, -MATE, 0, 0, [])
+        in_check = pos.checks[-1] if pos.checks else pos.in_check(pos.side)
+        result = SearchResult(root_moves[0], 0, 0, 0, [root_moves[0]])
+        for depth in range(1, self.level.depth + 1):
+            self.root_best = 0
+            v = self._alphabeta(depth, -INF, INF, 0, True, in_check)
+            if self.aborted:
+                if depth == 1 and self.root_best:
+                    result = SearchResult(self.root_best, 0, 0, 0, [self.root_best])
+                break
+            result = SearchResult(self.root_best, v, 0, depth, list(self.pv[0]))
+            self.prev_pv = list(self.pv[0])
+            if len(root_moves) == 1 or abs(v) > MATE_BOUND:
+                break
+        result.nodes = self.nodes
+        result.max_stack = self.max_stack
+        result.overflows = self.overflows
+        return result
+
+
+def search(pos: Position, level: Level, seed: int = 0, **kw: bool) -> SearchResult:
+    return Searcher(pos, level, seed, **kw).run()
