@@ -1,0 +1,76 @@
+"""Command line: ``python -m tools.asm SRC.s [...] -C CFG -o OUT [options]``.
+
+Mirrors ``ca65 SRC.s && ld65 -C CFG -o OUT SRC.o``; errors are one line
+(``file:line:col: error: ...``), exit status 1, and no output file is left
+behind (every file is written to a temp file and renamed).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import assemble_and_link
+from .errors import AsmError
+from .outputs import fceux_labels, listing, map_json, memory_report, mesen_labels, write_all_atomic
+
+
+def _define(text: str) -> tuple[str, int]:
+    name, _, value = text.partition("=")
+    if not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"bad -D name '{name}'")
+    if not value:
+        return name, 0  # ca65: -D NAME without a value defines NAME = 0
+    try:
+        if value.startswith("$"):
+            return name, int(value[1:], 16)
+        if value.startswith("%"):
+            return name, int(value[1:], 2)
+        return name, int(value, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad -D value '{value}'") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m tools.asm",
+                                description="6502 assembler + linker (ca65/ld65 compatible subset)")
+    p.add_argument("sources", nargs="+", help="assembly sources, linked in this order")
+    p.add_argument("-C", dest="config", required=True, help="ld65 linker config")
+    p.add_argument("-o", dest="output", required=True, help="output binary")
+    p.add_argument("-I", dest="include", action="append", default=[], help="include directory")
+    p.add_argument("-D", dest="defines", action="append", default=[], type=_define,
+                   help="define NAME[=VALUE] (as ca65 -D)")
+    p.add_argument("-l", "--listing", help="write a listing file")
+    p.add_argument("--nl", action="store_true",
+                   help="write FCEUX label files OUT.ram.nl, OUT.0.nl, OUT.1.nl")
+    p.add_argument("--mlb", help="write a Mesen 2 label file")
+    p.add_argument("--map", help="write a JSON map (segments, memory areas, exports)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no memory report")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        res = assemble_and_link(args.sources, args.config, args.include, dict(args.defines))
+        extra: list[tuple[str, bytes | str]] = []
+        if args.listing:
+            extra.append((args.listing, listing(res)))
+        if args.nl:
+            for k, text in fceux_labels(res).items():
+                extra.append((f"{args.output}.{k}.nl", text))
+        if args.mlb:
+            extra.append((args.mlb, mesen_labels(res)))
+        if args.map:
+            extra.append((args.map, map_json(res)))
+        write_all_atomic([(args.output, res.image), *extra])
+    except AsmError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"error: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 1
+    for m in res.messages:
+        print(m, file=sys.stderr)
+    if not args.quiet:
+        sys.stdout.write(memory_report(res))
+    return 0
