@@ -1,0 +1,6 @@
+; chr.s: the 8 KiB CHR ROM, built from the PNGs in assets/ by tools/chr.py
+; (tools/build_rom.py writes build/*.chr before assembling).
+
+.segment "CHR"
+  .incbin "build/bg.chr"        ; $0000: background tiles (assets/bg.png)
+  .incbin "build/sprites.chr"   ; $1000: sprite tiles (assets/sprites.png)

@@ -1,0 +1,39 @@
+"""Shared fixtures for the full-ROM tests (cynes)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools import build_rom  # noqa: E402
+
+ROM = ROOT / "rom" / "xiangqi.nes"
+ROM_INPUTS = ["asm/*.s", "asm/*.inc", "asm/*.cfg", "assets/*.png", "tools/chr.py"]
+
+
+def rom_is_stale() -> bool:
+    if not ROM.exists():
+        return True
+    built = ROM.stat().st_mtime
+    return any(p.stat().st_mtime > built for pat in ROM_INPUTS for p in ROOT.glob(pat))
+
+
+@pytest.fixture(scope="session")
+def rom_path() -> Path:
+    """rom/xiangqi.nes, (re)built first if missing or older than its sources:
+    with our assembler, or with ca65/ld65 if ours fails."""
+    if rom_is_stale():
+        try:
+            build_rom.build("ours", ROM)
+        except build_rom.BuildError as ours_error:
+            try:
+                build_rom.build("ca65", ROM)
+            except build_rom.BuildError as ca65_error:
+                pytest.fail(f"cannot build the ROM:\nours: {ours_error}\nca65: {ca65_error}")
+    return ROM

@@ -1,0 +1,292 @@
+"""Boot the ROM in cynes and check the first screen: board, 32 pieces, cursor.
+
+Also saves docs/screenshots/boot.png (rewritten only when the picture changes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+cynes = pytest.importorskip("cynes")
+from cynes import NES, NES_INPUT_RIGHT, NES_INPUT_UP  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SCREENSHOT = ROOT / "docs" / "screenshots" / "boot.png"
+
+# Layout (asm/tiles.inc): file f, rank r -> 16x16 cell at metatile
+# (1 + f, 2 + (9 - r) + (1 if r <= 4 else 0)).
+BOARD_MCOL, BOARD_MROW = 1, 2
+OAM = 0x0200
+
+START = {  # rank -> 9 files, upper case = red, lower case = black, . = empty
+    9: "rheakaehr", 8: ".........", 7: ".c.....c.", 6: "p.p.p.p.p", 5: ".........",
+    4: ".........", 3: "P.P.P.P.P", 2: ".C.....C.", 1: ".........", 0: "RHEAKAEHR",
+}
+
+
+def cell_origin(f: int, r: int) -> tuple[int, int]:
+    mrow = BOARD_MROW + (9 - r) + (1 if r <= 4 else 0)
+    return (BOARD_MCOL + f) * 16, mrow * 16
+
+
+def masks(rgb: np.ndarray):
+    r, g, b = (rgb[..., i].astype(int) for i in range(3))
+    red = (r > 120) & (g < 80) & (b < 80)         # red ink
+    black = (r + g + b) < 60                       # black ink
+    face = (r > 200) & (g > 200) & (b > 200)       # white piece face
+    blue = (b > 150) & (r < 120)                   # cursor fill
+    return red, black, face, blue
+
+
+def classify(frame: np.ndarray, f: int, r: int) -> str:
+    """'R' red piece, 'B' black piece, '.' empty intersection."""
+    x, y = cell_origin(f, r)
+    red, black, face, _ = masks(frame[y:y + 16, x:x + 16])
+    if face.sum() < 40:
+        assert red.sum() == 0, f"red pixels on empty square {f},{r}"
+        return "."
+    if red.sum() >= 20:
+        return "R"
+    if black.sum() >= 20:
+        return "B"
+    return "?"
+
+
+@pytest.fixture(scope="module")
+def booted(rom_path):
+    nes = NES(str(rom_path))
+    frame = nes.step(120)
+    return nes, np.array(frame)
+
+
+def test_does_not_crash(booted):
+    nes, _ = booted
+    assert not nes.has_crashed
+
+
+def test_starting_position_is_drawn(booted):
+    _, frame = booted
+    counts = {"R": 0, "B": 0}
+    for r, row in START.items():
+        for f, ch in enumerate(row):
+            want = "." if ch == "." else ("R" if ch.isupper() else "B")
+            got = classify(frame, f, r)
+            assert got == want, f"square {'abcdefghi'[f]}{r}: expected {want}, saw {got}"
+            if got in counts:
+                counts[got] += 1
+    assert counts == {"R": 16, "B": 16}
+
+
+def test_cursor_sprite_visible_around_e3(booted):
+    nes, frame = booted
+    *_, blue = masks(frame)
+    ys, xs = np.nonzero(blue)
+    assert len(xs) >= 40, "cursor (blue bracket fill) not on screen"
+    x, y = cell_origin(4, 3)
+    assert xs.min() >= x - 3 and xs.max() <= x + 18
+    assert ys.min() >= y - 3 and ys.max() <= y + 18
+    # all four corner sprites are in OAM
+    for i in range(4):
+        assert nes[OAM + 4 * i + 1] == 0x01
+
+
+def test_status_panel_says_red_to_move(booted):
+    _, frame = booted
+    red, *_ = masks(frame[80:96, 176:240])
+    assert red.sum() > 50
+
+
+def press(nes, button: int, frames: int = 6) -> None:
+    nes.controller = button
+    nes.step(frames)
+    nes.controller = 0
+    nes.step(4)
+
+
+def test_cursor_moves_one_square_per_press(rom_path):
+    nes = NES(str(rom_path))
+    nes.step(60)
+    x0, y0 = nes[OAM + 3], nes[OAM + 0]
+    press(nes, NES_INPUT_RIGHT, frames=20)       # held: still one square
+    assert nes[OAM + 3] == x0 + 16 and nes[OAM + 0] == y0
+    press(nes, NES_INPUT_UP)                     # rank 3 -> 4 (same side of the river)
+    assert nes[OAM + 0] == y0 - 16
+    for _ in range(12):                          # clamps at the top edge (rank 9)
+        press(nes, NES_INPUT_UP)
+    x_top, y_top = cell_origin(5, 9)
+    assert (nes[OAM + 3], nes[OAM + 0]) == (x_top - 3, y_top - 3 - 1)
+    assert not nes.has_crashed
+
+
+def test_screenshot_saved(booted):
+    _, frame = booted
+    img = Image.fromarray(frame.astype(np.uint8), "RGB")
+    if SCREENSHOT.exists():
+        with Image.open(SCREENSHOT) as old:
+            if np.array_equal(np.array(old.convert("RGB")), frame):
+                return
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    img.save(SCREENSHOT, optimize=True)
+    assert SCREENSHOT.exists()
+
+
+def test_build_is_reproducible(tmp_path):
+    """Same sources, same bytes: twice with each available assembler, and
+    the two assemblers agree with each other."""
+    from tools import build_rom
+    digests = {}
+    for asm in ("ours", "ca65"):
+        try:
+            a = build_rom.build(asm, tmp_path / f"{asm}1.nes")
+            b = build_rom.build(asm, tmp_path / f"{asm}2.nes")
+        except build_rom.BuildError:
+            continue
+        assert a == b, f"{asm}: two builds differ"
+        assert hashlib.sha256((tmp_path / f"{asm}1.nes").read_bytes()).hexdigest() == a
+        digests[asm] = a
+    if not digests:
+        pytest.skip("no assembler available")
+    assert len(set(digests.values())) == 1, f"assemblers disagree: {digests}"
+
+
+# ---------------------------------------------------------------------------
+# draw_square in isolation (py65): the exact queue entries it produces.
+
+def _symbols_and_prg(tmp_path):
+    """Build a private copy of the ROM and read its symbol table: from the
+    ld65 label file (ca65 build), else from the Mesen label file of ours."""
+    from tools import build_rom
+    rom = tmp_path / "sym.nes"
+    syms = {}
+    try:
+        build_rom.build("ca65", rom)
+        for line in (ROOT / "build" / "xiangqi.labels").read_text().splitlines():
+            _, addr, name = line.split()
+            syms[name.lstrip(".")] = int(addr, 16)
+    except build_rom.BuildError:
+        try:
+            build_rom.build("ours", rom)
+        except build_rom.BuildError as exc:
+            pytest.skip(f"no assembler could build the ROM: {exc}")
+        for line in rom.with_suffix(".mlb").read_text().splitlines():
+            kind, addr, name = line.split(":")[:3]
+            syms[name] = int(addr, 16) + (0x8000 if kind == "NesPrgRom" else 0)
+    return syms, rom.read_bytes()[16:16 + 32768]
+
+
+def _call(mpu, addr, a=0, x=0, y=0, limit=20000):
+    tramp = 0x07F0                       # JSR addr, then stop at tramp + 3
+    mpu.memory[tramp:tramp + 3] = [0x20, addr & 0xFF, addr >> 8]
+    mpu.pc, mpu.a, mpu.x, mpu.y, mpu.sp = tramp, a, x, y, 0xFF
+    start = mpu.processorCycles
+    for _ in range(limit):
+        if mpu.pc == tramp + 3:
+            return mpu.processorCycles - start
+        mpu.step()
+    raise AssertionError(f"routine at ${addr:04X} did not return")
+
+
+def test_draw_square_queues_tiles_and_attribute(tmp_path):
+    from py65.devices.mpu6502 import MPU
+    syms, prg = _symbols_and_prg(tmp_path)
+    nt = prg[syms["board_nametable"] - 0x8000:][:1024]
+    mpu = MPU()
+    mpu.memory = [0] * 0x8000 + list(prg)
+    q, attr = syms["vram_queue"], syms["attr_shadow"]
+    worst = 0
+    for square in range(90):
+        f, r = square % 9, square // 9
+        for piece in (0, 5, 5 + 8):      # empty, red rook, black rook
+            mpu.memory[attr:attr + 64] = list(nt[960:1024])
+            mpu.memory[syms["vram_queue_len"]] = 0
+            mpu.memory[q] = 0
+            worst = max(worst, _call(mpu, syms["draw_square"], a=piece, x=square))
+            x, y = cell_origin(f, r)
+            off = (y // 8) * 32 + x // 8
+            if piece == 0:
+                tiles = [nt[off], nt[off + 1], nt[off + 32], nt[off + 33]]
+                pal = 0
+            else:
+                base = 0x60 + 4 * (5 - 1) + (28 if piece & 8 else 0)
+                tiles = [base, base + 1, base + 2, base + 3]
+                pal = 2 if piece & 8 else 1
+            ai = (y // 32) * 8 + x // 32
+            shift = 2 * (((y // 16) & 1) * 2 + ((x // 16) & 1))
+            want_attr = (nt[960 + ai] & ~(3 << shift) | (pal << shift)) & 0xFF
+            addr = 0x2000 + off
+            want = [2, addr >> 8, addr & 0xFF, tiles[0], tiles[1],
+                    2, (addr + 32) >> 8, (addr + 32) & 0xFF, tiles[2], tiles[3],
+                    1, 0x23, 0xC0 + ai, want_attr, 0]
+            got = mpu.memory[q:q + len(want)]
+            assert got == want, f"square {square} piece {piece}"
+            assert mpu.memory[syms["vram_queue_len"]] == 14
+            assert mpu.memory[attr + ai] == want_attr
+    assert worst <= 800, f"draw_square took {worst} cycles (header says at most 800)"
+
+
+def test_nmi_fits_in_vblank_with_a_full_queue(tmp_path):
+    """Worst case NMI: a queue filled with one-byte entries (the most
+    per-entry overhead).  py65 does not model the OAM DMA stall, so add 514;
+    the total must fit the 2,273-cycle NTSC vblank."""
+    from py65.devices.mpu6502 import MPU
+    syms, prg = _symbols_and_prg(tmp_path)
+    mpu = MPU()
+    mpu.memory = [0] * 0x8000 + list(prg)
+    q = syms["vram_queue"]
+    worst = 0
+    for count in (1, 2, 59):             # many tiny entries ... one long entry
+        entries, pos = [], 0
+        while pos + count + 4 < 64:      # the room rule of vram_queue_reserve
+            entries += [count, 0x20, 0x00] + [0x41] * count
+            pos += 3 + count
+        mpu.memory[q:q + len(entries) + 1] = entries + [0]
+        mpu.memory[syms["vram_queue_len"]] = pos
+        mpu.memory[syms["frame_ready"]] = 1
+        ret = 0x07F0
+        mpu.memory[0x01FD:0x0200] = [0x20, ret & 0xFF, ret >> 8]   # P, PCL, PCH
+        mpu.sp, mpu.pc = 0xFC, syms["nmi_handler"]
+        start = mpu.processorCycles
+        for _ in range(5000):
+            if mpu.pc == ret:
+                break
+            mpu.step()
+        else:
+            raise AssertionError("nmi_handler did not return")
+        assert mpu.memory[syms["frame_ready"]] == 0
+        assert mpu.memory[syms["vram_queue_len"]] == 0 and mpu.memory[q] == 0
+        worst = max(worst, 7 + mpu.processorCycles - start + 514)
+    print(f"NMI worst case: {worst} cycles")
+    assert worst < 2273 - 100, f"NMI worst case {worst} cycles"
+
+
+def test_draw_side_to_move_queues_text_and_palette(tmp_path):
+    from py65.devices.mpu6502 import MPU
+    syms, prg = _symbols_and_prg(tmp_path)
+    nt = prg[syms["board_nametable"] - 0x8000:][:1024]
+    mpu = MPU()
+    mpu.memory = [0] * 0x8000 + list(prg)
+    q, attr = syms["vram_queue"], syms["attr_shadow"]
+    status_row = 5                       # STATUS_MROW: tile rows 10-11
+    for side, text, pal in ((8, b" BLACK  ", 2), (0, b" RED    ", 1)):
+        mpu.memory[attr:attr + 64] = list(nt[960:1024])
+        mpu.memory[syms["vram_queue_len"]] = 0
+        mpu.memory[q] = 0
+        _call(mpu, syms["draw_side_to_move"], a=side)
+        addr = 0x2000 + status_row * 2 * 32 + 22
+        assert mpu.memory[q:q + 11] == [8, addr >> 8, addr & 0xFF, *text]
+        i = q + 11
+        for _ in range(4):               # one attribute entry per metatile
+            assert mpu.memory[i:i + 2] == [1, 0x23]
+            i += 4
+        assert mpu.memory[i] == 0
+        shadow = mpu.memory[attr:attr + 64]
+        for mcol in range(16):
+            idx = (status_row // 2) * 8 + mcol // 2
+            shift = 2 * ((status_row & 1) * 2 + (mcol & 1))
+            want = pal if 11 <= mcol <= 14 else (nt[960 + idx] >> shift) & 3
+            assert (shadow[idx] >> shift) & 3 == want, f"metatile column {mcol}"

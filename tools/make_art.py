@@ -1,0 +1,481 @@
+"""Authoring script: draws the art in assets/*.png and the generated board tables.
+
+Run it only to change the art; the build needs only the committed PNGs and
+asm files, never the font:
+
+    apt-get install -y fonts-wqy-zenhei     # 12 px bitmap CJK glyphs
+    .venv/bin/python tools/make_art.py
+
+Writes:
+  assets/bg.png           background tiles, 128x128 indexed (256 tiles)
+  assets/sprites.png      sprite tiles, 128x128 indexed (256 tiles)
+  asm/board_nametable.s   the empty board screen: 960 tile bytes + 64 attribute bytes
+  asm/tiles.inc           tile numbers and screen layout constants used by the asm
+
+Colour-index convention (tools/chr.py reads the indexes of the indexed PNGs;
+the PNG palette is only a preview, the NES colours come from palette_table in
+asm/board_view.s):
+  background palette 0 (board):  0 wood, 1 grid lines, 2 piece face, 3 ink/frame
+  background palette 1 (red):    0 wood, 1 grid lines, 2 piece face, 3 red ink
+  background palette 2 (black):  0 wood, 1 grid lines, 2 piece face, 3 black ink
+  background palette 3 (marked): 0 wood, 1 grid lines, 2 marked face, 3 ink
+  so one set of piece tiles serves both sides: the attribute picks the ink.
+  sprite palette 0 (cursor):     0 transparent, 1 outline, 2 fill, 3 highlight
+
+Background tile map (tile number = position in bg.png, 16 per row):
+  $00        blank wood
+  $20-$5F    8x8 font in ASCII order (a string of ASCII codes is a tile row)
+  $60-$97    pieces, 4 tiles each (top-left, top-right, bottom-left, bottom-right),
+             red K A E H R C P then black K A E H R C P
+  $A0-...    board tiles (grid, palace, marks, river, frame, title), deduplicated
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+ROOT = Path(__file__).resolve().parents[1]
+CJK_FONT = "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
+CJK_FONT_INDEX = 1  # "WenQuanYi Zen Hei Sharp": hand-tuned bitmaps at 12 px
+CJK_SIZE = 12
+
+# Colour indexes (see the module docstring).
+WOOD, LINE, FACE, INK = 0, 1, 2, 3
+PREVIEW_PALETTE = [0xE4, 0xB0, 0x6C, 0x6C, 0x3C, 0x0C, 0xFC, 0xF0, 0xD8, 0x10, 0x10, 0x10]
+
+# ---------------------------------------------------------------- layout
+# Screen is 32x30 tiles = 16x15 metatiles (16x16 px, one attribute cell each).
+BOARD_MCOL = 1        # metatile column of file a
+BOARD_MROW = 2        # metatile row of rank 9 (Black's back rank, at the top)
+RIVER_MROW = BOARD_MROW + 5
+PIECE_TILE_BASE = 0x60
+BOARD_TILE_BASE = 0xA0
+FONT_FIRST = 0x20
+TILE_BLANK = 0x00
+
+PANEL_LEFT_COL = 22   # first tile column of the status panel text area
+PANEL_RIGHT_COL = 29  # last tile column of the text area
+TITLE_MROW = 2        # 象棋 in red, metatile columns 12-13
+STATUS_MROW = 5       # side to move, tile rows 10-11
+LEVEL_MROW = 7        # level name, tile rows 14-15
+
+# The 14 piece characters, red then black, in piece-type order
+# K(ing) A(dvisor) E(lephant) H(orse) R(ook) C(annon) P(awn).
+PIECE_TYPES = "KAEHRCP"
+RED_CHARS = "帥仕相傌俥炮兵"
+BLACK_CHARS = "將士象馬車砲卒"
+
+
+def square_mcell(file: int, rank: int) -> tuple[int, int]:
+    """Metatile (column, row) of a board square; rank 0 is Red's back rank."""
+    mrow = BOARD_MROW + (9 - rank) + (1 if rank <= 4 else 0)
+    return BOARD_MCOL + file, mrow
+
+
+def cross(file: int, rank: int) -> tuple[int, int]:
+    """Pixel of an intersection: 1 px lines at offset 7 inside the metatile."""
+    mc, mr = square_mcell(file, rank)
+    return mc * 16 + 7, mr * 16 + 7
+
+
+# ---------------------------------------------------------------- 8x8 font
+# 7x7 bold glyphs; the 8th row and column stay blank for spacing.
+FONT = {
+"A": [" ##### ","##   ##","##   ##","#######","##   ##","##   ##","##   ##"],
+"B": ["###### ","##   ##","##   ##","###### ","##   ##","##   ##","###### "],
+"C": [" ##### ","##   ##","##     ","##     ","##     ","##   ##"," ##### "],
+"D": ["###### ","##   ##","##   ##","##   ##","##   ##","##   ##","###### "],
+"E": ["#######","##     ","##     ","###### ","##     ","##     ","#######"],
+"F": ["#######","##     ","##     ","###### ","##     ","##     ","##     "],
+"G": [" ##### ","##   ##","##     ","## ####","##   ##","##   ##"," ######"],
+"H": ["##   ##","##   ##","##   ##","#######","##   ##","##   ##","##   ##"],
+"I": [" ######","   ##  ","   ##  ","   ##  ","   ##  ","   ##  "," ######"],
+"J": ["    ###","     ##","     ##","     ##","##   ##","##   ##"," ##### "],
+"K": ["##   ##","##  ## ","## ##  ","####   ","## ##  ","##  ## ","##   ##"],
+"L": ["##     ","##     ","##     ","##     ","##     ","##     ","#######"],
+"M": ["##   ##","### ###","#######","## # ##","##   ##","##   ##","##   ##"],
+"N": ["##   ##","###  ##","#### ##","## ####","##  ###","##   ##","##   ##"],
+"O": [" ##### ","##   ##","##   ##","##   ##","##   ##","##   ##"," ##### "],
+"P": ["###### ","##   ##","##   ##","###### ","##     ","##     ","##     "],
+"Q": [" ##### ","##   ##","##   ##","##   ##","## # ##","##  ## "," #### #"],
+"R": ["###### ","##   ##","##   ##","###### ","## ##  ","##  ## ","##   ##"],
+"S": [" ##### ","##   ##","##     "," ##### ","     ##","##   ##"," ##### "],
+"T": ["#######","  ##   ","  ##   ","  ##   ","  ##   ","  ##   ","  ##   "],
+"U": ["##   ##","##   ##","##   ##","##   ##","##   ##","##   ##"," ##### "],
+"V": ["##   ##","##   ##","##   ##","##   ##"," ## ## ","  ###  ","   #   "],
+"W": ["##   ##","##   ##","##   ##","## # ##","#######","### ###","##   ##"],
+"X": ["##   ##"," ## ## ","  ###  ","  ###  ","  ###  "," ## ## ","##   ##"],
+"Y": ["##   ##","##   ##"," ## ## ","  ###  ","  ##   ","  ##   ","  ##   "],
+"Z": ["#######","    ## ","   ##  ","  ##   "," ##    ","##     ","#######"],
+"0": [" ##### ","##  ###","## ####","#### ##","###  ##","##   ##"," ##### "],
+"1": ["  ##   "," ###   ","  ##   ","  ##   ","  ##   ","  ##   "," ######"],
+"2": [" ##### ","##   ##","     ##","  #### "," ##    ","##     ","#######"],
+"3": [" ##### ","##   ##","     ##","  #### ","     ##","##   ##"," ##### "],
+"4": ["   ### ","  #### "," ## ## ","##  ## ","#######","    ## ","    ## "],
+"5": ["#######","##     ","###### ","     ##","     ##","##   ##"," ##### "],
+"6": [" ##### ","##     ","##     ","###### ","##   ##","##   ##"," ##### "],
+"7": ["#######","##   ##","    ## ","   ##  ","  ##   ","  ##   ","  ##   "],
+"8": [" ##### ","##   ##","##   ##"," ##### ","##   ##","##   ##"," ##### "],
+"9": [" ##### ","##   ##","##   ##"," ######","     ##","     ##"," ##### "],
+":": ["       ","  ##   ","  ##   ","       ","  ##   ","  ##   ","       "],
+"-": ["       ","       ","       "," ##### ","       ","       ","       "],
+".": ["       ","       ","       ","       ","       ","  ##   ","  ##   "],
+"!": ["  ##   ","  ##   ","  ##   ","  ##   ","  ##   ","       ","  ##   "],
+"?": [" ##### ","##   ##","    ## ","   ##  ","   ##  ","       ","   ##  "],
+"/": ["     ##","    ## ","   ##  ","  ##   "," ##    ","##     ","       "],
+"'": ["  ##   ","  ##   "," ##    ","       ","       ","       ","       "],
+",": ["       ","       ","       ","       ","  ##   ","  ##   "," ##    "],
+"(": ["   ##  ","  ##   "," ##    "," ##    "," ##    ","  ##   ","   ##  "],
+")": ["  ##   ","   ##  ","    ## ","    ## ","    ## ","   ##  ","  ##   "],
+"+": ["       ","  ##   ","  ##   ","###### ","  ##   ","  ##   ","       "],
+}
+
+
+class Canvas:
+    """A 2-D array of colour indexes."""
+
+    def __init__(self, w: int, h: int, fill: int = 0):
+        self.w, self.h = w, h
+        self.px = [[fill] * w for _ in range(h)]
+
+    def set(self, x: int, y: int, c: int) -> None:
+        if 0 <= x < self.w and 0 <= y < self.h:
+            self.px[y][x] = c
+
+    def hline(self, x0, x1, y, c):
+        for x in range(min(x0, x1), max(x0, x1) + 1):
+            self.set(x, y, c)
+
+    def vline(self, x, y0, y1, c):
+        for y in range(min(y0, y1), max(y0, y1) + 1):
+            self.set(x, y, c)
+
+    def blit(self, mask, x0, y0, c):
+        for y, row in enumerate(mask):
+            for x, on in enumerate(row):
+                if on:
+                    self.set(x0 + x, y0 + y, c)
+
+    def tile(self, tx: int, ty: int) -> tuple:
+        return tuple(tuple(self.px[ty * 8 + y][tx * 8:tx * 8 + 8]) for y in range(8))
+
+
+def font_mask(ch: str):
+    rows = FONT[ch]
+    return [[c == "#" for c in r] for r in rows]
+
+
+def text_mask(s: str):
+    """A 1-bit mask of a string in the 8x8 font (8 px per character)."""
+    out = [[False] * (8 * len(s)) for _ in range(7)]
+    for i, ch in enumerate(s):
+        if ch == " ":
+            continue
+        for y, row in enumerate(font_mask(ch)):
+            for x, on in enumerate(row):
+                out[y][i * 8 + x] = on
+    return out
+
+
+_cjk_font = None
+
+
+def cjk_mask(ch: str, bold: bool = True):
+    """The 12 px bitmap glyph of ch, trimmed to its ink, emboldened.
+
+    Bold = each ink pixel also inks its right neighbour, but only where that
+    keeps at least one blank pixel before the next stroke (so strokes thicken
+    without closing the counters of dense characters like 漢 or 傌).
+    """
+    global _cjk_font
+    if _cjk_font is None:
+        try:
+            _cjk_font = ImageFont.truetype(CJK_FONT, CJK_SIZE, index=CJK_FONT_INDEX)
+        except OSError:
+            sys.exit(f"make_art.py: cannot open {CJK_FONT}; "
+                     "install it with: apt-get install -y fonts-wqy-zenhei")
+    img = Image.new("L", (24, 24), 0)
+    d = ImageDraw.Draw(img)
+    d.fontmode = "1"
+    d.text((4, 4), ch, font=_cjk_font, fill=255)
+    box = img.getbbox()
+    img = img.crop(box)
+    w, h = img.size
+    px = img.load()
+    m = [[px[x, y] > 127 for x in range(w)] for y in range(h)]
+    if bold:
+        b = [row[:] + [False] for row in m]
+        for y in range(h):
+            for x in range(w):
+                if m[y][x] and (x + 1 >= w or not m[y][x + 1]) \
+                        and (x + 2 >= w or not m[y][x + 2]):
+                    b[y][x + 1] = True
+        # drop the added column if nothing reached it
+        if not any(row[w] for row in b):
+            b = [row[:w] for row in b]
+        m = b
+    return m
+
+
+def centred(mask, cx2: int, cy2: int):
+    """Top-left corner that centres mask on the half-pixel point (cx2/2, cy2/2)."""
+    h, w = len(mask), len(mask[0])
+    return (cx2 - w) // 2, (cy2 - h) // 2
+
+
+# ---------------------------------------------------------------- pieces
+PIECE_CHAMFER = 3  # corner cut of the piece outline, in pixels
+
+
+def piece_canvas(ch: str) -> Canvas:
+    """16x16 piece: an octagonal (chamfered-square) face with a 1 px ink outline
+    and the bold 12 px glyph in ink.  The octagon leaves more room for the
+    glyph than a disc of the same size, and still reads as a round piece."""
+
+    def inside(x, y, cut):
+        return min(x, 15 - x) + min(y, 15 - y) >= cut
+
+    c = Canvas(16, 16, WOOD)
+    for y in range(16):
+        for x in range(16):
+            if inside(x, y, PIECE_CHAMFER):
+                edge = (not inside(x, y, PIECE_CHAMFER + 1)) or x in (0, 15) or y in (0, 15)
+                c.set(x, y, INK if edge else FACE)
+    g = cjk_mask(ch)
+    x0, y0 = centred(g, 16, 16)
+    c.blit(g, x0, y0, INK)
+    return c
+
+
+# ---------------------------------------------------------------- board
+def draw_board() -> Canvas:
+    """The whole empty screen (256x240): board, river, frames, panel box, title."""
+    s = Canvas(256, 240, WOOD)
+    # grid: ranks
+    for r in range(10):
+        x0, y = cross(0, r)
+        x1, _ = cross(8, r)
+        s.hline(x0, x1, y, LINE)
+    # grid: files (inner files stop at the river, edge files cross it)
+    for f in range(9):
+        x, y9 = cross(f, 9)
+        _, y5 = cross(f, 5)
+        _, y4 = cross(f, 4)
+        _, y0 = cross(f, 0)
+        if f in (0, 8):
+            s.vline(x, y9, y0, LINE)
+        else:
+            s.vline(x, y9, y5, LINE)
+            s.vline(x, y4, y0, LINE)
+    # palaces
+    for (fa, ra), (fb, rb) in (((3, 0), (5, 2)), ((5, 0), (3, 2)),
+                               ((3, 7), (5, 9)), ((5, 7), (3, 9))):
+        xa, ya = cross(fa, ra)
+        xb, yb = cross(fb, rb)
+        n = abs(xb - xa)
+        for k in range(n + 1):
+            s.set(xa + k * (1 if xb > xa else -1), ya + k * (1 if yb > ya else -1), LINE)
+    # cannon and pawn marks: small corners 2 px off the lines
+    marks = [(1, 2), (7, 2), (1, 7), (7, 7)] + [(f, r) for f in (0, 2, 4, 6, 8) for r in (3, 6)]
+    for f, r in marks:
+        x, y = cross(f, r)
+        for sx in (-1, 1):
+            if (f == 0 and sx < 0) or (f == 8 and sx > 0):
+                continue
+            for sy in (-1, 1):
+                s.hline(x + 2 * sx, x + 4 * sx, y + 2 * sy, LINE)
+                s.vline(x + 2 * sx, y + 2 * sy, y + 4 * sy, LINE)
+    # river text 楚河 ... 漢界, centred in the river row under files b, c, g, h
+    ry = RIVER_MROW * 16
+    for f, ch in zip((1, 2, 6, 7), "楚河漢界"):
+        g = cjk_mask(ch)
+        cx = (BOARD_MCOL + f) * 16
+        x0, y0 = centred(g, 2 * cx + 16, 2 * ry + 16)
+        s.blit(g, x0, y0, LINE)
+    # board frame: thick outer line, thin inner line, outside the edge squares
+    left, right = BOARD_MCOL * 16, (BOARD_MCOL + 9) * 16 - 1      # 16, 159
+    top, bottom = BOARD_MROW * 16, (BOARD_MROW + 11) * 16 - 1     # 32, 207
+    frame(s, left - 4, top - 4, right + 4, bottom + 4)
+    # panel box, same style
+    frame(s, PANEL_LEFT_COL * 8 - 7, top - 4, (PANEL_RIGHT_COL + 1) * 8 + 6, bottom + 4)
+    # panel title: 象棋 in red (palette 1), "XIANGQI" under it
+    for i, ch in enumerate("象棋"):
+        g = cjk_mask(ch)
+        cx = (12 + i) * 16
+        x0, y0 = centred(g, 2 * cx + 16, 2 * TITLE_MROW * 16 + 16)
+        s.blit(g, x0, y0, INK)
+    t = text_mask("XIANGQI")
+    mid = (PANEL_LEFT_COL * 8 + (PANEL_RIGHT_COL + 1) * 8) // 2
+    s.blit(t, mid - len(t[0]) // 2 + 1, TITLE_MROW * 16 + 20, INK)
+    # separators between the title, status and level blocks
+    for y in (STATUS_MROW * 16 - 9, LEVEL_MROW * 16 - 9):
+        s.hline(PANEL_LEFT_COL * 8 + 4, (PANEL_RIGHT_COL + 1) * 8 - 5, y, LINE)
+    return s
+
+
+def frame(s: Canvas, x0, y0, x1, y1):
+    """Double frame: 2 px outer line at the edge, 1 px inner line 2 px inside."""
+    for d in (0, 1):
+        s.hline(x0, x1, y0 + d, LINE)
+        s.hline(x0, x1, y1 - d, LINE)
+        s.vline(x0 + d, y0, y1, LINE)
+        s.vline(x1 - d, y0, y1, LINE)
+    s.hline(x0 + 3, x1 - 3, y0 + 3, LINE)
+    s.hline(x0 + 3, x1 - 3, y1 - 3, LINE)
+    s.vline(x0 + 3, y0 + 3, y1 - 3, LINE)
+    s.vline(x1 - 3, y0 + 3, y1 - 3, LINE)
+
+
+def attributes() -> bytes:
+    """Initial attribute table: palette 0 everywhere, 1 for the red title and status."""
+    pal = [[0] * 16 for _ in range(16)]
+    for mc in (12, 13):
+        pal[TITLE_MROW][mc] = 1
+    for mc in range(PANEL_LEFT_COL // 2, PANEL_RIGHT_COL // 2 + 1):
+        pal[STATUS_MROW][mc] = 1
+    out = bytearray(64)
+    for ay in range(8):
+        for ax in range(8):
+            v = 0
+            for q, (dx, dy) in enumerate(((0, 0), (1, 0), (0, 1), (1, 1))):
+                v |= pal[ay * 2 + dy][ax * 2 + dx] << (2 * q)
+            out[ay * 8 + ax] = v
+    return bytes(out)
+
+
+# ---------------------------------------------------------------- sprites
+# Cursor corner (sprite tile $01, top-left; flipped for the others): a 2 px
+# bright bracket with a 1 px dark outline.  main.s places it 3 px up and left
+# of the square, so the bracket sits in the seam between squares and the
+# inner outline follows the square's edge.
+CURSOR_CORNER = [
+    "1111111.",
+    "1222221.",
+    "1222221.",
+    "1221111.",
+    "1221....",
+    "1221....",
+    "1111....",
+    "........",
+]
+
+
+def build():
+    sheet = Canvas(128, 128, WOOD)
+
+    def put_tile(n, tile):
+        ox, oy = (n % 16) * 8, (n // 16) * 8
+        for y in range(8):
+            for x in range(8):
+                sheet.px[oy + y][ox + x] = tile[y][x]
+
+    # font
+    for code in range(0x20, 0x60):
+        ch = chr(code)
+        if ch in FONT:
+            t = Canvas(8, 8, WOOD)
+            t.blit(font_mask(ch), 0, 0, INK)
+            put_tile(code, t.tile(0, 0))
+    # pieces
+    for i, ch in enumerate(RED_CHARS + BLACK_CHARS):
+        p = piece_canvas(ch)
+        for q, (tx, ty) in enumerate(((0, 0), (1, 0), (0, 1), (1, 1))):
+            put_tile(PIECE_TILE_BASE + 4 * i + q, p.tile(tx, ty))
+    # board tiles, deduplicated
+    screen = draw_board()
+    blank = Canvas(8, 8, WOOD).tile(0, 0)
+    ids = {blank: TILE_BLANK}
+    nt = bytearray()
+    nxt = BOARD_TILE_BASE
+    for ty in range(30):
+        for tx in range(32):
+            t = screen.tile(tx, ty)
+            if t not in ids:
+                if nxt > 0xFF:
+                    sys.exit("make_art.py: too many distinct board tiles")
+                ids[t] = nxt
+                put_tile(nxt, t)
+                nxt += 1
+            nt.append(ids[t])
+    nt += attributes()
+
+    img = Image.new("P", (128, 128))
+    img.putpalette(PREVIEW_PALETTE)
+    img.putdata([c for row in sheet.px for c in row])
+    img.save(ROOT / "assets" / "bg.png", optimize=True)
+
+    spr = Image.new("P", (128, 128))
+    spr.putpalette([0xFF, 0x00, 0xFF, 0x10, 0x10, 0x10, 0x40, 0xC0, 0xF0, 0xFF, 0xFF, 0xFF])
+    sp = [[0] * 128 for _ in range(128)]
+    for y, row in enumerate(CURSOR_CORNER):   # tile $01: cursor corner (top-left)
+        for x, ch in enumerate(row):
+            sp[y][8 + x] = 0 if ch == "." else int(ch)
+    spr.putdata([c for row in sp for c in row])
+    spr.save(ROOT / "assets" / "sprites.png", optimize=True)
+
+    write_nametable(nt)
+    write_tiles_inc(nxt)
+    print(f"make_art.py: {nxt - BOARD_TILE_BASE} board tiles (${BOARD_TILE_BASE:02X}-${nxt - 1:02X})")
+
+
+def write_nametable(nt: bytes) -> None:
+    lines = [
+        "; Generated by tools/make_art.py from the same drawing as assets/bg.png.",
+        "; Do not edit: change tools/make_art.py and run it again.",
+        ";",
+        "; The empty board screen: 960 tile numbers (32x30, row by row) then the",
+        "; 64-byte attribute table.  board_view.s copies it to nametable $2000 and",
+        "; reads it back to redraw the empty intersection under a square.",
+        "",
+        ".export board_nametable",
+        "",
+        '.segment "RODATA"',
+        "board_nametable:",
+    ]
+    for ty in range(30):
+        row = nt[ty * 32:(ty + 1) * 32]
+        for half in (0, 16):
+            lines.append("  .byte " + ",".join(f"${b:02X}" for b in row[half:half + 16])
+                         + (f"  ; row {ty}" if half == 0 else ""))
+    lines.append("board_attributes:")
+    for ay in range(8):
+        lines.append("  .byte " + ",".join(f"${b:02X}" for b in nt[960 + ay * 8:960 + ay * 8 + 8]))
+    lines.append(".assert board_attributes - board_nametable = 960, error, \"nametable size\"")
+    lines.append("")
+    (ROOT / "asm" / "board_nametable.s").write_text("\n".join(lines))
+
+
+def write_tiles_inc(next_free: int) -> None:
+    text = f"""; Generated by tools/make_art.py: tile numbers and screen layout of the art.
+; Do not edit: change tools/make_art.py and run it again.
+
+; ---- background tiles (pattern table $0000)
+TILE_BLANK        = ${TILE_BLANK:02X}  ; plain wood
+FONT_FIRST_TILE   = ${FONT_FIRST:02X}  ; 8x8 font: tile number = ASCII code
+PIECE_TILE_BASE   = ${PIECE_TILE_BASE:02X}  ; 4 tiles per piece: TL, TR, BL, BR
+PIECE_TILES_BLACK = 7 * 4  ; black pieces follow the 7 red ones
+BOARD_TILE_BASE   = ${BOARD_TILE_BASE:02X}  ; board tiles ${BOARD_TILE_BASE:02X}-${next_free - 1:02X}
+
+; ---- sprite tiles (pattern table $1000)
+SPR_TILE_BLANK    = $00
+SPR_TILE_CURSOR   = $01  ; top-left corner; flipped for the other three
+
+; ---- layout, in 16x16 metatiles (the attribute grid)
+BOARD_MCOL        = {BOARD_MCOL}   ; metatile column of file a
+BOARD_MROW        = {BOARD_MROW}   ; metatile row of rank 9 (top)
+RIVER_MROW        = {RIVER_MROW}   ; the river row, between ranks 5 and 4
+TITLE_MROW        = {TITLE_MROW}
+STATUS_MROW       = {STATUS_MROW}   ; side to move: tile rows {2 * STATUS_MROW}-{2 * STATUS_MROW + 1}
+LEVEL_MROW        = {LEVEL_MROW}   ; level name: tile rows {2 * LEVEL_MROW}-{2 * LEVEL_MROW + 1}
+PANEL_LEFT_COL    = {PANEL_LEFT_COL}  ; panel text area, tile columns
+PANEL_RIGHT_COL   = {PANEL_RIGHT_COL}
+"""
+    (ROOT / "asm" / "tiles.inc").write_text(text)
+
+
+if __name__ == "__main__":
+    build()
