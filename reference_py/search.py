@@ -33,6 +33,8 @@ LFSR_DEFAULT = 0xACE1
 DRAW_PLIES = 120                 # 60-move rule
 NULL_MIN_DEPTH = 3
 NULL_REDUCTION = 2
+LMR_MIN_DEPTH = 3
+LMR_MIN_MOVES = 3
 
 
 def history_class(kind: int) -> int:
@@ -76,7 +78,7 @@ class Searcher:
 
     def __init__(self, pos: Position, level: Level, seed: int = 0,
                  history: bool | None = None, killers: bool | None = None,
-                 null: bool = True, delta: bool = True) -> None:
+                 null: bool = True, delta: bool = True, lmr: bool = True) -> None:
         self.pos = pos
         self.level = level
         self.tables: EvalTables = tables_for(level.eval)
@@ -84,6 +86,7 @@ class Searcher:
         self.use_history = level.history if history is None else history
         self.use_killers = level.killers if killers is None else killers
         self.use_null = null
+        self.use_lmr = lmr
         self.use_delta = delta
         self.material = [0] + [load_eval().material[k] for k in range(1, 8)]
         self.hist = [0] * HISTORY_SIZE
@@ -255,8 +258,13 @@ class Searcher:
                     v = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, child_pv, child_check)
                 else:
                     # Principal variation search: prove the move is no better
-                    # with a null window, search again only if it is.
-                    v = -self._alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
+                    # with a null window, search again only if it is.  Late
+                    # quiet moves are first tried one ply shallower (LMR).
+                    r = 1 if (self.use_lmr and depth >= LMR_MIN_DEPTH and legal > LMR_MIN_MOVES and quiet
+                              and not in_check and not child_check) else 0
+                    v = -self._alphabeta(depth - 1 - r, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
+                    if r and v > alpha and not self.aborted:
+                        v = -self._alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
                     if alpha < v < beta and not self.aborted:
                         v = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, child_pv, child_check)
                 pos.pop_history()
