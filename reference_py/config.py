@@ -202,8 +202,8 @@ def load_levels(path: Path | None = None, eval_config: EvalConfig | None = None)
             raise ConfigError(path, noise_node.line, f"noise = {noise} must be 0 or 2^k-1 (1, 3, 7, ..., 255)")
         levels.append(Level(
             name=name,
-            depth=_int(path, _get(path, node, "depth"), "depth", 1, 8),
-            qdepth=_int(path, _get(path, node, "qdepth"), "qdepth", 0, 12),
+            depth=_int(path, _get(path, node, "depth"), "depth", 1, 6),
+            qdepth=_int(path, _get(path, node, "qdepth"), "qdepth", 0, 8),
             eval=ev.value,
             nodes=_int(path, _get(path, node, "nodes"), "nodes", 1, 65535),
             noise=noise,

@@ -3,7 +3,7 @@
 In order, after every move (docs/ENGINE.md, "Game rules"):
   1. the side to move has no legal move: it loses (checkmate or stalemate);
   2. the position has occurred three times (same side to move) since the last
-     capture: if one side gave check with every one of its moves since the
+     capture, within the last 64 positions of the game: if one side gave check with every one of its moves since the
      first of those occurrences and the other did not, the checking side
      loses (perpetual check); otherwise the game is drawn;
   3. 120 plies without a capture: drawn (the 60-move rule).
@@ -21,6 +21,7 @@ from .position import Position
 
 SIDE_NAME = ("Red", "Black")
 DRAW_PLIES = 120
+GAME_WINDOW = 64            # positions remembered for repetition (the ROM's ring)
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class Game:
         if not pos.legal_moves():
             checked = pos.in_check(pos.side)
             return Outcome(pos.side ^ 1, "checkmate" if checked else "stalemate (the side without a move loses)")
-        keys, checks = pos.keys, pos.checks
+        keys, checks = pos.keys[-GAME_WINDOW:], pos.checks[-GAME_WINDOW:]
         n = len(keys) - 1
         seen = [n - k for k in range(4, min(pos.clock, n) + 1, 2) if keys[n - k] == keys[n]]
         if len(seen) >= 2:

@@ -17,11 +17,12 @@ from .board import CANNON, EMPTY, HORSE, ROOK, move_iccs, sq90
 from .config import Level, SearchConfig, load_eval, load_levels, load_search
 from .evaluate import EvalTables, evaluate, tables_for
 from .position import Position
+from .rules import DRAW_PLIES, GAME_WINDOW
 
 MATE = 30000
 INF = 32000
 MATE_BOUND = MATE - 100          # |score| above this is a mate score
-MAX_PLY = 24
+MAX_PLY = 16                     # per-ply arrays; depth + qdepth <= 14 by config
 HISTORY_CLASSES = 3              # rook, cannon, everything else
 HISTORY_SIZE = HISTORY_CLASSES * 90
 KEY_PV = 255
@@ -30,7 +31,6 @@ KEY_KILLER1 = 127
 KEY_KILLER2 = 126
 LFSR_TAPS = 0xB400
 LFSR_DEFAULT = 0xACE1
-DRAW_PLIES = 120                 # 60-move rule
 NULL_MIN_DEPTH = 3
 NULL_REDUCTION = 2
 LMR_MIN_DEPTH = 3
@@ -90,7 +90,7 @@ class Searcher:
         self.use_delta = delta
         self.material = [0] + [load_eval().material[k] for k in range(1, 8)]
         self.hist = [0] * HISTORY_SIZE
-        self.killers = [[0, 0] for _ in range(MAX_PLY)]
+        self.killers = [[0, 0] for _ in range(MAX_PLY)]   # only plies < depth <= 6 are used
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 1)]
         self.prev_pv: list[int] = []
         self.nodes = 0
@@ -342,6 +342,9 @@ class Searcher:
         pos = self.pos
         pos.rebuild()
         pos.set_values(self.tables.values)
+        # The ROM keeps the last GAME_WINDOW positions of the game (a ring).
+        del pos.keys[:-GAME_WINDOW]
+        del pos.checks[:-GAME_WINDOW]
         root_moves = pos.legal_moves()
         if not root_moves:
             return SearchResult(None, -MATE, 0, 0, [])
