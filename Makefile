@@ -1,7 +1,8 @@
 # NES Xiangqi: build, test and play.
 #   make play   set up, build and play
 #   make test   run every test
-#   make bench  measurements (speed, node counts, strength)
+#   make rom    build rom/xiangqi.nes (the default)
+#   make bench  measurements: speed, node counts, strength
 # The first call creates .venv and installs the Python dependencies.
 
 PYTHON ?= python3
@@ -9,9 +10,14 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: all setup test test-fast bench play clean
+ROM     := rom/xiangqi.nes
+ROM_DEP := $(wildcard asm/*.s asm/*.inc) asm/xiangqi.cfg $(wildcard assets/*.png) \
+           $(wildcard tools/*.py tools/asm/*.py) $(wildcard config/*.yaml) \
+           $(wildcard reference_py/*.py)
 
-all: setup
+.PHONY: all rom rom-check art setup test bench match play clean
+
+all: rom
 
 setup: $(STAMP)
 
@@ -21,16 +27,30 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $@
 
-test: $(STAMP)
+rom: $(ROM)
+
+$(ROM): $(STAMP) $(ROM_DEP)
+	$(PY) -m tools.build_rom
+
+# Our assembler must match ca65+ld65 byte for byte (needs Debian's cc65).
+rom-check: $(STAMP)
+	$(PY) -m tools.build_rom --assembler both
+
+# Redraw assets/*.png and the generated board nametable (needs fonts-wqy-zenhei).
+art: $(STAMP)
+	$(PY) tools/make_art.py
+
+test: $(STAMP) $(ROM)
 	$(PY) -m pytest tests emu_tests
 
-test-fast: $(STAMP)
-	$(PY) -m pytest tests -x -m "not slow"
-
-bench: $(STAMP)
+bench: $(STAMP) $(ROM)
 	$(PY) -m bench.engine_bench
 
-play: $(STAMP)
+# Self-play between adjacent levels (slow: tens of minutes).
+match: $(STAMP)
+	$(PY) -m bench.match --adjacent --games 40 --out bench/results/match_adjacent.json
+
+play: $(STAMP) $(ROM)
 	$(PY) -m reference_py play
 
 clean:

@@ -112,6 +112,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         level_by_name(args.level)
     except KeyError:
         raise UsageError(f"unknown level '{args.level}' (levels: {', '.join(l.name for l in levels())})") from None
+    if not sys.stdin.isatty() and not args.force:
+        from .demo import demo
+        return demo()
     return play(args.level, RED if args.side == "red" else BLACK)
 
 
@@ -137,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("play", help="play in the terminal")
     s.add_argument("--level", default=levels()[2].name)
     s.add_argument("--side", choices=("red", "black"), default="red")
+    s.add_argument("--force", action="store_true", help="play even when standard input is not a terminal")
     s.set_defaults(func=cmd_play)
     return p
 

@@ -1,0 +1,98 @@
+"""Self-play matches between difficulty levels (do the levels differ in strength?).
+
+Each pair of games starts from the same short random opening (seeded), once
+with each level as Red.  Games end by the rules of reference_py.rules, or
+are adjudicated a draw after MAX_PLIES.  Usage:
+
+    python -m bench.match LEVEL_A LEVEL_B [--games 40] [--jobs 2] [--seed 1]
+    python -m bench.match --adjacent [--games 40]     # every adjacent pair
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from reference_py.board import BLACK, RED
+from reference_py.fen import START_FEN
+from reference_py.rules import Game
+from reference_py.search import Searcher, level_by_name, levels
+
+MAX_PLIES = 300
+OPENING_PLIES = 2
+
+
+def play_game(args: tuple[str, str, int, int]) -> dict:
+    """Play one game; returns the result from the first level's point of view."""
+    red_name, black_name, opening_seed, game_seed = args
+    rng = random.Random(opening_seed)
+    game = Game(START_FEN)
+    for _ in range(OPENING_PLIES):
+        game.play(rng.choice(game.pos.legal_moves()))
+    players = {RED: level_by_name(red_name), BLACK: level_by_name(black_name)}
+    nodes = {RED: 0, BLACK: 0}
+    outcome = None
+    while len(game.moves) < MAX_PLIES:
+        outcome = game.outcome()
+        if outcome:
+            break
+        side = game.pos.side
+        result = Searcher(game.pos, players[side], seed=(game_seed * 1000 + len(game.moves)) & 0xFFFF).run()
+        nodes[side] += result.nodes
+        game.play(result.move)
+    winner = outcome.winner if outcome else None
+    reason = outcome.reason if outcome else f"adjudicated after {MAX_PLIES} plies"
+    return {"red": red_name, "black": black_name, "winner": None if winner is None else ("red" if winner == RED else "black"),
+            "reason": reason, "plies": len(game.moves), "nodes_red": nodes[RED], "nodes_black": nodes[BLACK]}
+
+
+def match(a: str, b: str, games: int, jobs: int, seed: int) -> dict:
+    tasks = []
+    for i in range(games):
+        opening = seed * 10007 + i // 2
+        if i % 2 == 0:
+            tasks.append((a, b, opening, seed * 7919 + i))
+        else:
+            tasks.append((b, a, opening, seed * 7919 + i))
+    t = time.time()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(play_game, tasks))
+    wins = draws = losses = 0
+    for r in results:
+        if r["winner"] is None:
+            draws += 1
+        elif (r["winner"] == "red") == (r["red"] == a):
+            wins += 1
+        else:
+            losses += 1
+    return {"a": a, "b": b, "games": games, "a_wins": wins, "draws": draws, "a_losses": losses,
+            "a_score": (wins + draws / 2) / games, "seconds": round(time.time() - t, 1), "results": results}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("levels", nargs="*")
+    p.add_argument("--adjacent", action="store_true")
+    p.add_argument("--games", type=int, default=40)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", default="")
+    args = p.parse_args()
+    names = [lv.name for lv in levels()]
+    pairs = [(names[i + 1], names[i]) for i in range(len(names) - 1)] if args.adjacent else [tuple(args.levels)]
+    summary = []
+    for a, b in pairs:
+        m = match(a, b, args.games, args.jobs, args.seed)
+        line = (f"{a} vs {b}: +{m['a_wins']} ={m['draws']} -{m['a_losses']} "
+                f"score {m['a_score']:.1%} over {m['games']} games ({m['seconds']} s)")
+        print(line, flush=True)
+        summary.append(m)
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(summary, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
