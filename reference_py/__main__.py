@@ -58,6 +58,8 @@ def parse_suite(path: Path) -> list[tuple[int, str, list[int]]]:
             nums = [int(x) for x in counts.split()]
         except ValueError:
             raise UsageError(f"{path}:{no}: the counts after ';' must be integers") from None
+        if not nums:
+            raise UsageError(f"{path}:{no}: no counts after ';'")
         try:
             parse_fen(fen.strip())
         except FenError as exc:
@@ -67,6 +69,8 @@ def parse_suite(path: Path) -> list[tuple[int, str, list[int]]]:
 
 
 def cmd_perft_suite(args: argparse.Namespace) -> int:
+    if args.max_depth < 0:
+        raise UsageError("--max-depth must be 0 (all counts) or more")
     passed = failed = 0
     for no, fen, nums in parse_suite(Path(args.file)):
         depth = min(len(nums), args.max_depth) if args.max_depth else len(nums)
@@ -106,8 +110,18 @@ def cmd_levels(args: argparse.Namespace) -> int:
     return 0
 
 
+def default_play_level() -> str:
+    """The third level (or the strongest, if there are fewer than three)."""
+    all_levels = levels()
+    return all_levels[min(2, len(all_levels) - 1)].name
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from .play import play
+    if args.level is None:
+        # Resolved here, not in build_parser(): a broken config/difficulty.yaml must
+        # give the one-line ConfigError of main(), not a traceback from the parser.
+        args.level = default_play_level()
     try:
         level_by_name(args.level)
     except KeyError:
@@ -138,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("levels", help="list the difficulty levels, weakest first")
     s.set_defaults(func=cmd_levels)
     s = sub.add_parser("play", help="play in the terminal")
-    s.add_argument("--level", default=levels()[2].name)
+    s.add_argument("--level", default=None, help="difficulty level (default: the third one)")
     s.add_argument("--side", choices=("red", "black"), default="red")
     s.add_argument("--force", action="store_true", help="play even when standard input is not a terminal")
     s.set_defaults(func=cmd_play)

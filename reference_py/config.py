@@ -31,6 +31,13 @@ class ConfigError(Exception):
         super().__init__(f"{where}: {message}")
 
 
+class _Duplicate(Exception):
+    def __init__(self, key: str, line: int) -> None:
+        super().__init__(key)
+        self.key = key
+        self.line = line
+
+
 class _Node:
     """A YAML value together with the line it came from."""
 
@@ -46,6 +53,8 @@ def _convert(node: yaml.Node) -> _Node:
     if isinstance(node, yaml.MappingNode):
         out: dict[str, _Node] = {}
         for k, v in node.value:
+            if str(k.value) in out:
+                raise _Duplicate(str(k.value), k.start_mark.line + 1)
             out[str(k.value)] = _convert(v)
         return _Node(out, line)
     if isinstance(node, yaml.SequenceNode):
@@ -66,7 +75,10 @@ def _load(path: Path) -> _Node:
                           f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
     if node is None:
         raise ConfigError(path, None, "file is empty")
-    return _convert(node)
+    try:
+        return _convert(node)
+    except _Duplicate as dup:
+        raise ConfigError(path, dup.line, f"duplicate key '{dup.key}'") from None
 
 
 def _get(path: Path, mapping: _Node, key: str) -> _Node:

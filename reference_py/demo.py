@@ -18,7 +18,7 @@ from .search import Searcher, levels
 
 def demo(plies: int = 40, out: TextIO = sys.stdout) -> int:
     names = [lv.name for lv in levels()]
-    red, black = levels()[2], levels()[1]
+    red, black = levels()[min(2, len(levels()) - 1)], levels()[min(1, len(levels()) - 1)]
     print(f"No terminal to play in: here is a demo game, {red.name} (Red) vs {black.name} (Black).", file=out)
     print(f"Levels: {', '.join(names)}.  Play yourself with: .venv/bin/python -m reference_py play", file=out)
     game = Game(START_FEN)

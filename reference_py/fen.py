@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .board import (
-    ADVISOR, BLACK, CANNON, ELEPHANT, FEN_LETTERS, HORSE, KING, PAWN, RED, ROOK,
+    ADVISOR, BLACK, CANNON, ELEPHANT, FEN_LETTERS, HORSE, KIND_NAMES, KING, PAWN, RED, ROOK,
     file_of, rank_of, square,
 )
 from .position import Position
@@ -50,9 +50,12 @@ def parse_pieces(board_text: str) -> dict[int, tuple[int, int]]:
         rank = 9 - i
         file = 0
         for ch in row:
-            if ch.isdigit():
+            if ch in "123456789":
                 file += int(ch)
                 continue
+            if ch == "0" or ch.isdigit():
+                raise FenError(f"bad empty-square count '{ch}' in rank {rank} (row {i + 1}): "
+                               "use a digit 1-9")
             kind = LETTER_KIND.get(ch.lower())
             if kind is None:
                 raise FenError(f"unknown piece letter '{ch}' in rank {rank} (field 1, row {i + 1})")
@@ -60,7 +63,7 @@ def parse_pieces(board_text: str) -> dict[int, tuple[int, int]]:
                 raise FenError(f"rank {rank} (row {i + 1}) has more than 9 files")
             side = RED if ch.isupper() else BLACK
             if not _can_stand(side, kind, file, rank):
-                raise FenError(f"{SIDE_NAME[side]} {FEN_LETTERS[kind]!r} can never stand on "
+                raise FenError(f"{SIDE_NAME[side]} {KIND_NAMES[kind]} '{ch}' can never stand on "
                                f"{'abcdefghi'[file]}{rank}")
             pieces[square(file, rank)] = (side, kind)
             file += 1
@@ -95,10 +98,10 @@ def parse_fen(fen: str, values: Sequence[Sequence[int]] | None = None) -> Positi
     side = BLACK if stm == "b" else RED
     clock = 0
     if len(fields) >= 5:
-        if not fields[4].isdigit():
+        if not (fields[4].isascii() and fields[4].isdigit()):
             raise FenError(f"field 5 (plies since the last capture) must be a number, got '{fields[4]}'")
         clock = int(fields[4])
-    if len(fields) >= 6 and not fields[5].isdigit():
+    if len(fields) >= 6 and not (fields[5].isascii() and fields[5].isdigit()):
         raise FenError(f"field 6 (move number) must be a number, got '{fields[5]}'")
     if len(fields) > 6:
         raise FenError(f"too many fields ({len(fields)}), expected at most 6")

@@ -86,7 +86,8 @@ def play(level_name: str, human_side: int, stream_in=sys.stdin, out=sys.stdout) 
             if outcome:
                 print("The game is over.", file=out)
             else:
-                hint = Searcher(game.pos.copy(), levels()[1], seed=1).run()
+                all_levels = levels()
+                hint = Searcher(game.pos.copy(), all_levels[min(1, len(all_levels) - 1)], seed=1).run()
                 print(f"Hint: {format_wxf(game.pos, hint.move)} ({move_iccs(hint.move)})", file=out)
         elif outcome:
             print("The game is over: type 'new', 'undo' or 'quit'.", file=out)

@@ -47,6 +47,12 @@ def search_config() -> SearchConfig:
 
 
 @lru_cache(maxsize=None)
+def material_values() -> list[int]:
+    material = load_eval().material
+    return [0] + [material[k] for k in range(1, 8)]
+
+
+@lru_cache(maxsize=None)
 def levels() -> tuple[Level, ...]:
     return tuple(load_levels())
 
@@ -88,7 +94,7 @@ class Searcher:
         self.use_null = null
         self.use_lmr = lmr
         self.use_delta = delta
-        self.material = [0] + [load_eval().material[k] for k in range(1, 8)]
+        self.material = material_values()
         self.hist = [0] * HISTORY_SIZE
         self.killers = [[0, 0] for _ in range(MAX_PLY)]   # only plies < depth <= 6 are used
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 1)]
@@ -260,8 +266,8 @@ class Searcher:
                     # Principal variation search: prove the move is no better
                     # with a null window, search again only if it is.  Late
                     # quiet moves are first tried one ply shallower (LMR).
-                    r = 1 if (self.use_lmr and depth >= LMR_MIN_DEPTH and legal > LMR_MIN_MOVES and quiet
-                              and not in_check and not child_check) else 0
+                    r = 1 if (self.use_lmr and ply > 0 and depth >= LMR_MIN_DEPTH and legal > LMR_MIN_MOVES
+                              and quiet and not in_check and not child_check) else 0
                     v = -self._alphabeta(depth - 1 - r, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
                     if r and v > alpha and not self.aborted:
                         v = -self._alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, child_pv, child_check)

@@ -1,0 +1,375 @@
+"""The reference search: determinism, mates, node caps, CLI, noise."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reference_py.board import move_iccs
+from reference_py.fen import START_FEN, format_fen, parse_fen
+from reference_py.rules import Game
+from reference_py.search import MATE, MATE_BOUND, Searcher, level_by_name, levels, search
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+LEVELS = levels()
+LEVEL_IDS = [lv.name for lv in LEVELS]
+
+
+def game(*moves: str, fen: str = START_FEN) -> Game:
+    g = Game(fen)
+    for m in moves:
+        g.play_text(m)
+    return g
+
+
+def run(g_or_pos, level, seed: int = 0) -> dict:
+    """Search a copy (the search rebuilds slots and trims history in place)."""
+    pos = g_or_pos.pos.copy() if isinstance(g_or_pos, Game) else g_or_pos.copy()
+    return search(pos, level, seed=seed).as_json()
+
+
+def random_positions(seed: int, count: int, plies: int = 60) -> list:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        g = Game(START_FEN)
+        for _ in range(rng.randrange(10, plies)):
+            moves = g.pos.legal_moves()
+            if not moves:
+                break
+            caps = [m for m in moves if g.pos.is_capture(m)]
+            g.play(rng.choice(caps) if caps and rng.random() < 0.4 else rng.choice(moves))
+        if g.pos.legal_moves():
+            out.append(g)
+    return out
+
+
+# ---- (a) determinism ---------------------------------------------------------
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_same_search_twice_is_identical(level):
+    g = game("h2e2", "h9g7")
+    first = json.dumps(run(g, level, seed=5))
+    assert json.dumps(run(g, level, seed=5)) == first
+    # also searching the game's own position twice (the search edits it in place)
+    a = search(g.pos, level, seed=5).as_json()
+    b = search(g.pos, level, seed=5).as_json()
+    assert a == b == json.loads(first)
+
+
+TRANSPOSITIONS = [
+    (["h2e2", "h9g7", "b0c2"], ["b0c2", "h9g7", "h2e2"]),
+    (["b0c2", "h9g7", "h2e2", "b9c7", "h0g2"], ["h2e2", "b9c7", "h0g2", "h9g7", "b0c2"]),
+    (["c3c4", "c6c5", "g3g4", "g6g5"], ["g3g4", "g6g5", "c3c4", "c6c5"]),
+]
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+@pytest.mark.parametrize("orders", TRANSPOSITIONS, ids=["cannon-horse", "five-plies", "pawns"])
+def test_transposition_gives_the_same_result(level, orders):
+    g1, g2 = game(*orders[0]), game(*orders[1])
+    assert format_fen(g1.pos) == format_fen(g2.pos)
+    assert run(g1, level, seed=3) == run(g2, level, seed=3)
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_history_before_the_last_capture_is_irrelevant(level):
+    tail = ["h2h9", "i9h9", "g3g4", "c6c5"]                       # a capture, then quiet moves
+    g1 = game(*tail)
+    g2 = game("b0c2", "b9c7", "c2b0", "c7b9", *tail)              # a horse shuffle before it
+    g3 = game("a0a1", "a9a8", "a1a0", "a8a9", *tail)
+    assert format_fen(g1.pos) == format_fen(g2.pos) == format_fen(g3.pos)
+    assert run(g1, level) == run(g2, level) == run(g3, level)
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_position_after_a_capture_equals_its_fen(level):
+    g = game("h2h9", "i9h9")                                      # last move was a capture: clock 0
+    assert g.pos.clock == 0
+    assert run(g, level) == run(parse_fen(format_fen(g.pos)), level)
+
+
+def test_slot_order_does_not_matter(middlegames):
+    """Pieces keep their slots as they move, so a game position's piece lists are in
+    another order than the same position loaded from its FEN; the search rebuilds them."""
+    differing = 0
+    for g in middlegames:
+        fresh = parse_fen(format_fen(g.pos))
+        fresh.keys, fresh.checks = g.pos.keys[:], g.pos.checks[:]   # same history
+        differing += fresh.piece_sq != g.pos.piece_sq
+        for lv in LEVELS:
+            assert search(fresh.copy(), lv, seed=2).as_json() == run(g, lv, seed=2)
+    assert differing >= 2
+
+
+# ---- (b) mates ---------------------------------------------------------------
+
+def mated(pos) -> bool:
+    return not pos.legal_moves()
+
+
+def mates_in_1(pos) -> set[str]:
+    out = set()
+    for m in pos.legal_moves():
+        pos.make(m)
+        if mated(pos):
+            out.add(move_iccs(m))
+        pos.unmake()
+    return out
+
+
+def mates_in_2(pos) -> set[str]:
+    out = set()
+    for m in pos.legal_moves():
+        pos.make(m)
+        replies = pos.legal_moves()
+        ok = bool(replies)
+        for r in replies:
+            pos.make(r)
+            ok = bool(mates_in_1(pos))
+            pos.unmake()
+            if not ok:
+                break
+        pos.unmake()
+        if ok:
+            out.add(move_iccs(m))
+    return out
+
+
+MATE_IN_1 = [
+    "3k5/9/3P5/9/9/9/9/9/3R5/4K4 w - - 0 1",      # pawn d8, guarded by the rook; e9 faces the king
+    "3k5/R8/9/9/9/9/9/9/9/1R3K3 w - - 0 1",       # two-rook ladder: b0b9
+    "1r3k3/9/9/9/9/9/9/9/r8/3K5 b - - 0 1",       # the same for Black: b9b0
+    "3aka3/4n4/9/7N1/9/9/9/9/9/3K5 w - - 0 1",    # smothered: h6g8, nothing can block f8
+]
+
+
+@pytest.mark.parametrize("fen", MATE_IN_1)
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_mate_in_one_found_at_every_level(fen, level):
+    pos = parse_fen(fen)
+    expected = mates_in_1(pos)
+    assert expected, "test position has no mate in 1"
+    r = run(pos, level, seed=11)
+    assert r["score"] == MATE - 1
+    assert r["move"] in expected
+    assert r["pv"][0] == r["move"]
+
+
+MATE_IN_2 = [
+    "9/5k3/4ba3/9/9/9/9/9/2R2K3/3R5 w - - 0 1",
+    "3a1N3/9/5k3/9/9/9/9/9/R3K4/9 w - - 0 1",
+    "9/4a4/1R1ak4/9/2P6/9/9/9/5K3/9 w - - 0 1",
+    "9/3ka4/9/9/9/9/9/5K3/9/6RR1 w - - 0 1",
+    "1R1a5/9/3a1k3/9/1P7/9/9/9/9/4K4 w - - 0 1",
+]
+DEEP_LEVELS = [lv for lv in LEVELS if lv.depth >= 4]
+
+
+def test_there_is_a_level_with_depth_4():
+    assert DEEP_LEVELS
+
+
+@pytest.mark.parametrize("fen", MATE_IN_2)
+@pytest.mark.parametrize("level", DEEP_LEVELS, ids=[lv.name for lv in DEEP_LEVELS])
+def test_mate_in_two_found_at_depth_4(fen, level):
+    pos = parse_fen(fen)
+    assert not mates_in_1(pos)
+    expected = mates_in_2(pos)
+    assert expected
+    r = run(pos, level)
+    assert r["score"] == MATE - 3
+    assert r["move"] in expected
+
+
+@pytest.mark.parametrize("level", DEEP_LEVELS, ids=[lv.name for lv in DEEP_LEVELS])
+def test_shortest_mate_preferred(level):
+    fen = "9/4a4/5k3/9/9/9/5N3/2p3R2/4K4/9 w - - 0 1"
+    pos = parse_fen(fen)
+    assert not mates_in_1(pos) and mates_in_2(pos) == {"g2g8"}
+    r = run(pos, level)
+    assert (r["move"], r["score"]) == ("g2g8", MATE - 3)
+
+
+# ---- (c) forced and impossible moves -----------------------------------------
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_single_legal_move_is_returned(level):
+    pos = parse_fen("5k3/9/9/9/9/9/9/9/9/3K1R3 b - - 0 1")       # check from f0: only f9e9
+    assert [move_iccs(m) for m in pos.legal_moves()] == ["f9e9"]
+    r = run(pos, level)
+    assert r["move"] == "f9e9"
+    assert r["pv"][0] == "f9e9"
+
+
+@pytest.mark.parametrize("fen", ["3k5/3P5/9/9/9/9/9/9/3R5/4K4 b - - 0 1",    # checkmated
+                                 "3k5/4P4/9/9/9/9/9/9/9/5K3 b - - 0 1"])    # stalemated
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_no_legal_move(level, fen):
+    r = run(parse_fen(fen), level)
+    assert r["move"] is None
+    assert r["score"] == -MATE
+    assert r["pv"] == []
+
+
+# ---- (d) node caps -----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def middlegames():
+    return random_positions(42, 4)
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_node_count_within_cap(level, middlegames):
+    for g in middlegames + [game("h2e2", "h9g7")]:
+        r = run(g, level)
+        assert 0 < r["nodes"] <= level.nodes
+        assert r["move"] in {move_iccs(m) for m in g.pos.legal_moves()}
+
+
+@pytest.mark.parametrize("cap", [1, 2, 50])
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_tiny_node_cap_still_gives_a_legal_move(level, cap, middlegames):
+    small = dataclasses.replace(level, nodes=cap)
+    for g in middlegames + [Game(START_FEN)]:
+        r = run(g, small)
+        assert r["nodes"] <= cap
+        legal = {move_iccs(m) for m in g.pos.legal_moves()}
+        assert r["move"] in legal
+        assert r["pv"] and r["pv"][0] == r["move"]
+
+
+def test_node_cap_cuts_the_depth():
+    master = level_by_name("Master")
+    full = run(Game(START_FEN), master)
+    assert full["depth"] == master.depth
+    capped = run(Game(START_FEN), dataclasses.replace(master, nodes=full["nodes"] // 2))
+    assert capped["depth"] < master.depth
+    assert capped["nodes"] == full["nodes"] // 2
+
+
+# ---- (e) CLI -----------------------------------------------------------------
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reference_py", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_search_json():
+    r = cli("search", START_FEN, "--level", "Medium")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert list(out) == ["move", "score", "nodes", "depth", "pv"]
+    assert out == run(Game(START_FEN), level_by_name("Medium"))
+
+
+def test_cli_search_moves_and_seed():
+    r = cli("search", START_FEN, "--level", "easy", "--moves", "h2e2", "H8+7", "--seed", "9")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out == run(game("h2e2", "h9g7"), level_by_name("Easy"), seed=9)
+    other = [json.loads(cli("search", START_FEN, "--level", "Easy", "--moves", "h2e2", "h9g7",
+                            "--seed", str(s)).stdout) for s in (1, 2, 3)]
+    assert any(o != out for o in other)          # the seed reaches the search
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--level", "Grandmaster"], ["unknown level 'Grandmaster'", "Novice"]),
+    (["--level", "Easy", "--moves", "h2e2", "h2e2"], ["move 2 of --moves", "no piece on h2"]),
+    (["--level", "Easy", "--moves", "zz"], ["move 1 of --moves", "'zz' is not a move"]),
+    (["--level", "Easy", "--moves", "h2e2", "a0a1"], ["move 2", "Red's", "Black to move"]),
+])
+def test_cli_search_errors(args, words):
+    r = cli("search", START_FEN, *args)
+    assert r.returncode == 2
+    assert r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), r.stderr
+    for w in words:
+        assert w in lines[0]
+
+
+def test_cli_levels():
+    r = cli("levels")
+    assert r.returncode == 0
+    assert r.stdout.split("\n")[:-1] == LEVEL_IDS
+
+
+# ---- (f) fresh tables per search ---------------------------------------------
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_tables_start_fresh(level, middlegames):
+    a, b = middlegames[0], middlegames[1]
+    first = run(a, level, seed=4)
+    run(b, level, seed=4)
+    assert run(a, level, seed=4) == first
+    # The same with one Position object searched over and over.
+    pos = a.pos.copy()
+    s1 = search(pos, level, seed=4).as_json()
+    search(b.pos.copy(), level, seed=4)
+    assert search(pos, level, seed=4).as_json() == s1 == first
+
+
+def test_searcher_options_are_per_instance():
+    pos = game("h2e2", "h9g7").pos
+    lv = level_by_name("Master")
+    base = Searcher(pos.copy(), lv).run().as_json()
+    Searcher(pos.copy(), lv, history=False, killers=False, null=False, lmr=False).run()
+    assert Searcher(pos.copy(), lv).run().as_json() == base
+
+
+# ---- (g) score range -----------------------------------------------------------
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_score_range(level, middlegames):
+    for g in middlegames + [Game(START_FEN)]:
+        r = run(g, level, seed=1)
+        assert -32768 <= r["score"] <= 32767
+        assert abs(r["score"]) < MATE
+        if abs(r["score"]) > MATE_BOUND:
+            assert r["move"] is not None
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_pv_is_a_legal_line(level, middlegames):
+    for g in middlegames + [game("h2e2", "h9g7")]:
+        r = search(g.pos.copy(), level, seed=3)
+        assert r.pv and r.pv[0] == r.move
+        assert len(r.pv) <= max(r.depth, 1)
+        pos = g.pos.copy()
+        for m in r.pv:
+            assert m in pos.legal_moves(), [move_iccs(x) for x in r.pv]
+            pos.make(m)
+
+
+# ---- (h) noise -------------------------------------------------------------------
+
+NOISY = [lv for lv in LEVELS if lv.noise]
+
+
+def test_some_levels_have_noise():
+    assert NOISY and any(lv.noise == 0 for lv in LEVELS)
+
+
+@pytest.mark.parametrize("level", NOISY, ids=[lv.name for lv in NOISY])
+def test_noise_depends_on_the_seed_only(level):
+    g = game("h2e2", "h9g7")
+    results = [json.dumps(run(g, level, seed=s)) for s in range(1, 9)]
+    assert len(set(results)) > 1                      # different seeds can differ
+    assert [json.dumps(run(g, level, seed=s)) for s in range(1, 9)] == results
+    # seeds are 16-bit: seed and seed + 65536 are the same
+    assert json.dumps(run(g, level, seed=1 + 65536)) == results[0]
+
+
+def test_noise_free_levels_ignore_the_seed():
+    g = game("h2e2", "h9g7")
+    for lv in LEVELS:
+        if lv.noise == 0:
+            assert run(g, lv, seed=1) == run(g, lv, seed=999)
