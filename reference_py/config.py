@@ -233,13 +233,14 @@ class SearchConfig:
     perpetual_check: int
     delta_margin: int
     move_stack_entries: int
+    null_move_min_depth: int
 
 
 def load_search(path: Path | None = None) -> SearchConfig:
     path = path or CONFIG_DIR / "search.yaml"
     root = _load(path)
     _unknown(path, root, ("victim_rank", "attacker_rank", "history_bonus", "perpetual_check", "delta_margin",
-                                "move_stack_entries"),
+                                "move_stack_entries", "null_move_min_depth"),
              "the top level")
     ranks = {}
     for key in ("victim_rank", "attacker_rank"):
@@ -254,4 +255,5 @@ def load_search(path: Path | None = None) -> SearchConfig:
     pc = _int(path, _get(path, root, "perpetual_check"), "perpetual_check", 0, 20000)
     dm = _int(path, _get(path, root, "delta_margin"), "delta_margin", 0, 1000)
     ms = _int(path, _get(path, root, "move_stack_entries"), "move_stack_entries", 128, 256)
-    return SearchConfig(ranks["victim_rank"], ranks["attacker_rank"], bonus, pc, dm, ms)
+    nm = _int(path, _get(path, root, "null_move_min_depth"), "null_move_min_depth", 3, 9)
+    return SearchConfig(ranks["victim_rank"], ranks["attacker_rank"], bonus, pc, dm, ms, nm)

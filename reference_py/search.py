@@ -31,7 +31,6 @@ KEY_KILLER1 = 127
 KEY_KILLER2 = 126
 LFSR_TAPS = 0xB400
 LFSR_DEFAULT = 0xACE1
-NULL_MIN_DEPTH = 3
 NULL_REDUCTION = 2
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
@@ -220,7 +219,7 @@ class Searcher:
                 return draw
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, 0, in_check)
-        if (self.use_null and ply > 0 and not in_check and depth >= NULL_MIN_DEPTH
+        if (self.use_null and ply > 0 and not in_check and depth >= self.cfg.null_move_min_depth
                 and beta - alpha == 1 and abs(beta) < MATE_BOUND and pos.last_move_not_null()
                 and self._has_major(pos.side)):
             # Null move: if passing still fails high at reduced depth, cut.

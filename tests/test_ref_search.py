@@ -247,7 +247,7 @@ def test_tiny_node_cap_still_gives_a_legal_move(level, cap, middlegames):
 
 
 def test_node_cap_cuts_the_depth():
-    master = level_by_name("Master")
+    master = dataclasses.replace(level_by_name("Master"), nodes=65535)
     full = run(Game(START_FEN), master)
     assert full["depth"] == master.depth
     capped = run(Game(START_FEN), dataclasses.replace(master, nodes=full["nodes"] // 2))
