@@ -11,6 +11,7 @@
 .include "nes.inc"
 .include "global.inc"
 .include "tiles.inc"
+.include "eng.inc"
 
 ; NES colours (2C02 palette numbers)
 COLOR_WOOD      = $27   ; board wood, the universal background colour
@@ -85,15 +86,15 @@ text_level:
   .byte >(NAMETABLE_0 + (LEVEL_MROW * 2) * 32 + PANEL_LEFT_COL)
   .byte <(NAMETABLE_0 + (LEVEL_MROW * 2) * 32 + PANEL_LEFT_COL)
   .byte 8, " LEVEL  "
-text_level_name:
-  .byte >(NAMETABLE_0 + (LEVEL_MROW * 2 + 1) * 32 + PANEL_LEFT_COL)
-  .byte <(NAMETABLE_0 + (LEVEL_MROW * 2 + 1) * 32 + PANEL_LEFT_COL)
-  .byte 8, " NOVICE "
+; The level name under " LEVEL  " comes from lvl_name_text (generated from
+; config/difficulty.yaml by tools/gen_tables.py): see draw_level_name.
+LEVEL_NAME_VRAM = NAMETABLE_0 + (LEVEL_MROW * 2 + 1) * 32 + PANEL_LEFT_COL
+LEVEL_SHOWN_AT_BOOT = 0   ; the weakest level until the menu exists
 
 text_ptr_lo:
-  .lobytes text_side_red, text_side_black, text_to_move, text_level, text_level_name
+  .lobytes text_side_red, text_side_black, text_to_move, text_level
 text_ptr_hi:
-  .hibytes text_side_red, text_side_black, text_to_move, text_level, text_level_name
+  .hibytes text_side_red, text_side_black, text_to_move, text_level
 .assert text_ptr_hi - text_ptr_lo = TEXT_COUNT, error, "text table and TEXT_* ids differ"
 
 .segment "CODE"
@@ -159,8 +160,8 @@ src = local+0           ; 2 bytes
   jsr draw_text
   ldx #TEXT_LEVEL
   jsr draw_text
-  ldx #TEXT_LEVEL_NAME
-  jsr draw_text
+  lda #LEVEL_SHOWN_AT_BOOT
+  jsr draw_level_name
   jmp vram_flush
 .endproc
 
@@ -440,3 +441,32 @@ count = local+2
   bne @char
   jmp vram_queue_end
 .endproc
+
+;;
+; Queues the name of a difficulty level (8 characters of lvl_name_text,
+; generated from config/difficulty.yaml) on the panel row under " LEVEL  ".
+; @param A level, 0 = weakest (below LEVEL_COUNT)
+; Uses local+0..1.  Clobbers A, X, Y.
+.proc draw_level_name
+src   = local+0
+count = local+1
+  asl a
+  asl a
+  asl a                 ; level * LEVEL_NAME_LEN
+  sta src
+  lda #LEVEL_NAME_LEN
+  sta count
+  ldx #>LEVEL_NAME_VRAM
+  ldy #<LEVEL_NAME_VRAM
+  jsr vram_queue_begin
+  ldy src
+@char:
+  lda lvl_name_text,y
+  sta vram_queue,x
+  inx
+  iny
+  dec count
+  bne @char
+  jmp vram_queue_end
+.endproc
+.assert LEVEL_NAME_LEN = 8, error, "draw_level_name multiplies by 8"

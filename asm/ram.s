@@ -1,49 +1,87 @@
 ; ram.s: every byte of RAM the game uses.  The NES has 2 KiB at $0000-$07FF
 ; and the cartridge adds none (NROM).
 ;
-; Budget (bytes):
+; Budget (bytes; docs/MEMORY.md lists every variable with its address, is
+; generated from the linker map by tools/memory_map.py and is checked
+; against the build by tests/test_memory_doc.py):
 ;   area            range        used  size  headroom
-;   zero page       $0000-$00FF   124   256   132
+;   zero page       $0000-$00FF   222   256    34
 ;     locals          $00-$0F      16         (LOCAL-16 scratch, see global.inc)
-;     NMI/PPU state                 6         nmi_count, frame_ready, ctrl, mask, scroll x/y
-;     pads                          4         held, pressed (2 pads)
-;     cursor                        2
-;     ENGINE RESERVE               96         engine_zp, for the chess engine
-;   stack           $0100-$01FF   256   256     0   (usually < 32 deep)
+;     UI                           12         NMI/PPU state 6, pads 4, cursor 2
+;     engine position              91         piece_sq 32, piece_kind 32, counts 16,
+;                                             side, clock, key 2, score 2, ply,
+;                                             ms_top, vset, vbase, chk
+;     engine per ply               97         undo 5 x 16, ply_first 17
+;     engine perft                  6         perft_count 4, perft_leaf, perft_ovf
+;   engine per ply  $0100-$017F   122   128     6   killers 32, rep_key_lo 80, rep_check 10
+;   stack           $0180-$01FF   128   128     0   hardware stack, floor $0180
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
-;   BSS             $0300-$03FF   129   256   127
-;     vram_queue                   64         NMI update queue
-;     vram_queue_len                1
-;     attr_shadow                  64         copy of the attribute table
-;   ENGINE RESERVE  $0400-$07FF  1024  1024     0   engine_ram, for the chess engine
-;   total                        1789  2048   259
+;   UI BSS          $0300-$0380   129   129     0   vram_queue 64 + 1, attr_shadow 64
+;   engine, page 3  $0381-$03FF   122   127     5   rep_key_hi 80, pv_table 42
+;   engine          $0400-$07FF  1000  1024    24   board 154, move stack 3 x 192,
+;                                                   history 270
+;   total                        1979  2048    69
 ;
 ; The linker config (xiangqi.cfg) places each segment; a segment that
 ; outgrows its area is a link error, so the budget cannot silently overflow.
 
 .include "global.inc"
+.include "eng.inc"
 
 .segment "ZEROPAGE"
 local:           .res 16   ; $00-$0F: scratch, see the calling convention
-nmi_count:       .res 1
-frame_ready:     .res 1
+nmi_count:       .res 1    ; +1 at the end of every NMI
+frame_ready:     .res 1    ; main loop sets 1: NMI may copy the VRAM queue
 ppu_ctrl_shadow: .res 1    ; NMI writes it to PPUCTRL every frame
 ppu_mask_shadow: .res 1    ; NMI writes it to PPUMASK every frame
-scroll_x:        .res 1
-scroll_y:        .res 1
+scroll_x:        .res 1    ; NMI writes it to PPUSCROLL
+scroll_y:        .res 1    ; NMI writes it to PPUSCROLL
 pad_held:        .res 2    ; buttons down now: A B Sel St U D L R (bit 7..0)
 pad_pressed:     .res 2    ; buttons down now but not last frame
 cursor_file:     .res 1    ; 0-8 = a-i
 cursor_rank:     .res 1    ; 0-9, 0 = Red's back rank
 
-; ======================= ENGINE RESERVE (zero page) =======================
-; 96 bytes for the chess engine's pointers and hot variables.  The engine's
-; own file declares its names inside this block (or replaces it).
-engine_zp:       .res ENGINE_ZP_SIZE
+; ======================= ENGINE (zero page) ===============================
+; The position (docs/ENGINE_ROM.md): same fields as reference_py/position.py.
+piece_sq:        .res 32   ; padded square of each slot, 0 = captured; red 0-15, black 16-31
+piece_kind:      .res 32   ; KIND_* of each slot (slot 0 of each side = king)
+counts:          .res 16   ; pieces on the board per side*8+kind
+eng_side:        .res 1    ; side to move: 0 Red, 1 Black
+eng_clock:       .res 1    ; plies since the last capture
+eng_key:         .res 2    ; 16-bit Zobrist key (lo, hi)
+eng_score:       .res 2    ; Red-minus-Black material+PST, signed 16-bit (lo, hi)
+eng_ply:         .res 1    ; plies made since eng_load (0..MAX_PLY): index of undo_*
+ms_top:          .res 1    ; first free move-stack entry
+eng_vset:        .res 1    ; active weight set (EVAL_SET_*), input of eng_load
+eng_vbase:       .res 1    ; pages from a Zobrist-high row to the active set's value row
+eng_chk:         .res 1    ; side to move in check: 0 no, 1 yes, $FF not known yet
+; per ply (index = eng_ply before the make)
+undo_from:       .res MAX_PLY  ; from square of the move made at each ply
+undo_to:         .res MAX_PLY  ; to square of the move made at each ply
+undo_cap:        .res MAX_PLY  ; square contents captured (0 = none)
+undo_clock:      .res MAX_PLY  ; eng_clock before the make
+undo_check:      .res MAX_PLY  ; eng_chk before the make (the mover's check state)
+ply_first:       .res MAX_PLY + 1  ; first move-stack entry of each ply's list (search)
+; perft (eng_perft)
+perft_count:     .res 4    ; leaf count, 32-bit little-endian
+perft_leaf:      .res 1    ; ply at which leaves are counted
+perft_ovf:       .res 1    ; nonzero: a move list did not fit the move stack
+; ---- search (eng_search.s, issue 5; layout in asm/search.inc) ----------
+s_alpha_lo:      .res SEARCH_PLIES + 1  ; search: alpha per ply, low bytes
+s_alpha_hi:      .res SEARCH_PLIES + 1  ; search: alpha per ply, high bytes
+s_cur:           .res SEARCH_PLIES      ; search: move-stack index being searched, per ply
+; ---- end of search ---------------------------------------------------------
+; ==========================================================================
+
+.segment "ENGINE_PLY"
+; ======================= ENGINE per-ply data ($0100-$017F) =================
+killers:         .res 32   ; search: killers, per-ply flags, scalars (asm/search.inc)
+rep_key_lo:      .res REP_RING_ENTRIES  ; repetition ring: key low bytes
+rep_check:       .res (REP_RING_ENTRIES + 7) / 8  ; in-check bit per ring entry
 ; ==========================================================================
 
 .segment "STACK"
-stack_page:      .res 256  ; the 6502 stack; S starts at $FF
+stack_floor:     .res 128  ; the 6502 stack, S starts at $FF and must stay >= $7F
 
 .segment "OAM"
 oam:             .res 256  ; shadow OAM, copied by OAM DMA in every NMI
@@ -53,14 +91,32 @@ vram_queue:      .res VRAM_QUEUE_SIZE
 vram_queue_len:  .res 1    ; index of the terminating 0 in vram_queue
 attr_shadow:     .res 64   ; what the attribute table at $23C0 holds
 
+.segment "ENGINE_LO"
+; ======================= ENGINE (rest of page 3) ===========================
+rep_key_hi:      .res REP_RING_ENTRIES  ; repetition ring: key high bytes
+pv_table:        .res 42   ; search: triangular PV and the result (asm/search.inc)
+; ==========================================================================
+
 .segment "ENGINE_BSS"
-; ======================= ENGINE RESERVE (BSS, $0400-$07FF) ================
-; 1024 bytes, page aligned, for the chess engine (board, move lists, search
-; stack, history).  The engine's own file declares its names here.
-engine_ram:      .res ENGINE_RAM_SIZE
+; ======================= ENGINE ($0400-) ==================================
+board:           .res BOARD_SIZE          ; padded 11x14 mailbox, page-aligned
+ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
+ms_to:           .res MOVE_STACK_ENTRIES
+ms_key:          .res MOVE_STACK_ENTRIES  ; ordering keys (search)
+history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
+; ---- search (eng_search.s, issue 5; layout in asm/search.inc) ----------
+s_u0:            .res SEARCH_PLIES        ; search: depth (main) / stand-pat low (quiescence), per ply
+s_u1:            .res SEARCH_PLIES        ; search: best move index + 1 (main) / stand-pat high, per ply
+s_nodes:         .res 2                   ; search: nodes searched (output, the UI's progress counter)
+s_lfsr:          .res 2                   ; search: seed (input), then the noise LFSR
+; ---- end of search ---------------------------------------------------------
 ; ==========================================================================
 
 ; Checked at link time: the fixed places the code relies on.
 .assert local = $0000, error, "locals must start the zero page"
 .assert oam = $0200, error, "shadow OAM must be page $02 (OAM DMA)"
-.assert engine_ram = $0400, error, "engine reserve must be $0400-$07FF"
+.assert stack_floor = STACK_FLOOR, error, "the stack must be $0180-$01FF"
+.assert board = $0400, error, "board must start page $04 (no page crossing in board,x)"
+.assert piece_kind >= $10, error, "piece_kind-$10,x must be a zero-page operand"
+.assert piece_sq >= $10, error, "piece_sq-$10,x must be a zero-page operand"
+.assert killers = $0100, error, "engine per-ply data must start page 1"

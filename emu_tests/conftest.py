@@ -14,7 +14,8 @@ if str(ROOT) not in sys.path:
 from tools import build_rom  # noqa: E402
 
 ROM = ROOT / "rom" / "xiangqi.nes"
-ROM_INPUTS = ["asm/*.s", "asm/*.inc", "asm/*.cfg", "assets/*.png", "tools/chr.py"]
+ROM_INPUTS = ["asm/*.s", "asm/*.inc", "asm/*.cfg", "assets/*.png", "tools/chr.py",
+              "config/*.yaml", "reference_py/*.py", "tools/gen_tables.py"]
 
 
 def rom_is_stale() -> bool:

@@ -6,14 +6,17 @@ Usage (from anywhere; paths are relative to the repository root):
     python -m tools.build_rom --assembler both     # both, and insist they agree
 
 Steps:
+  0. tools/gen_tables.py writes the engine's tables and constants from
+     reference_py and config/*.yaml into build/gen/*.inc (a YAML error
+     stops the build with its file:line message; nothing is written).
   1. assets/bg.png -> build/bg.chr, assets/sprites.png -> build/sprites.chr
      (tools/chr.py; asm/chr.s .incbins them into the CHR ROM).
   2. Assemble and link asm/*.s (sorted by name: the link order) with
      asm/xiangqi.cfg.
-       ours: python -m tools.asm asm/*.s -I asm -C asm/xiangqi.cfg -o ROM
+       ours: python -m tools.asm asm/*.s -I asm -I build/gen -C asm/xiangqi.cfg -o ROM
              plus rom/xiangqi.mlb, rom/xiangqi.json (map), rom/xiangqi.lst
              and the FCEUX label files rom/xiangqi.nes.*.nl
-       ca65: ca65 -I asm asm/X.s -o build/X.o for each file, then
+       ca65: ca65 -I asm -I build/gen asm/X.s -o build/X.o for each file, then
              ld65 -C asm/xiangqi.cfg -o ROM -m build/xiangqi.map
              -Ln build/xiangqi.labels build/*.o
   3. Check the result is a complete iNES file (16 + 32768 + 8192 bytes, NROM)
@@ -41,9 +44,13 @@ if str(ROOT) not in sys.path:        # allow `python tools/build_rom.py`
     sys.path.insert(0, str(ROOT))
 
 from tools import chr as chrtool     # noqa: E402
+from tools import gen_tables         # noqa: E402
+from reference_py.config import ConfigError  # noqa: E402
 
 ASM_DIR = ROOT / "asm"
 BUILD_DIR = ROOT / "build"
+GEN_DIR = BUILD_DIR / "gen"           # generated includes (tools/gen_tables.py)
+INCLUDE_DIRS = ["asm", "build/gen"]   # -I for both assemblers, in this order
 CONFIG = ASM_DIR / "xiangqi.cfg"
 DEFAULT_ROM = ROOT / "rom" / "xiangqi.nes"
 CHR_SOURCES = [("assets/bg.png", "build/bg.chr"),          # pattern table $0000
@@ -83,6 +90,20 @@ def build_chr() -> None:
         chrtool.write_atomic(ROOT / dst, data)
 
 
+def build_tables() -> None:
+    try:
+        gen_tables.generate(GEN_DIR)
+    except ConfigError as exc:
+        raise BuildError(str(exc)) from None
+
+
+def include_args() -> list[str]:
+    out = []
+    for d in INCLUDE_DIRS:
+        out += ["-I", d]
+    return out
+
+
 def sources() -> list[Path]:
     srcs = sorted(ASM_DIR.glob("*.s"))
     if not srcs:
@@ -101,7 +122,7 @@ def link_ours(rom: Path) -> None:
     tmp = temp_path(rom)
     try:
         stem = rom.with_suffix("")
-        cmd = [sys.executable, "-m", "tools.asm", *map(rel, sources()), "-I", "asm",
+        cmd = [sys.executable, "-m", "tools.asm", *map(rel, sources()), *include_args(),
                "-C", rel(CONFIG), "-o", str(tmp), "-q", "--nl",
                "--mlb", str(stem) + ".mlb", "--map", str(stem) + ".json",
                "-l", str(stem) + ".lst"]
@@ -119,7 +140,7 @@ def link_ca65(rom: Path) -> None:
     objs = []
     for src in sources():
         obj = BUILD_DIR / (src.stem + ".o")
-        run(["ca65", "-I", "asm", rel(src), "-o", rel(obj)], f"ca65 {rel(src)}")
+        run(["ca65", *include_args(), rel(src), "-o", rel(obj)], f"ca65 {rel(src)}")
         objs.append(rel(obj))
     tmp = temp_path(rom)
     try:
@@ -144,6 +165,7 @@ def build(assembler: str = "ours", rom: Path = DEFAULT_ROM) -> str:
     rom = Path(rom)
     if not rom.is_absolute():
         rom = ROOT / rom
+    build_tables()
     build_chr()
     if assembler == "ours":
         link_ours(rom)

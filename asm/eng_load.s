@@ -1,0 +1,175 @@
+; eng_load.s: setting up a position (reference_py/position.py rebuild).
+
+.include "global.inc"
+.include "eng.inc"
+
+.segment "CODE"
+
+;;
+; Loads a position from the compact form and does the canonical rebuild:
+; kings take slot 0, every other piece the next slot of its side in
+; ascending square order; counts, score and Zobrist key are recomputed.
+; Input:
+;   eng_load_buf (= ms_from, 90 bytes): side*8+kind of each square
+;     (0 = empty), index rank*9+file, rank 0 = Red's back rank
+;   eng_side  side to move (0 Red, 1 Black)
+;   eng_clock plies since the last capture
+;   eng_vset  weight set (EVAL_SET_*) whose value table gives eng_score
+; Output: board, piece_sq, piece_kind, counts, eng_score, eng_key,
+;   eng_vbase set; eng_ply = 0, ms_top = 0 (the move stack is emptied),
+;   eng_chk = $FF.
+; Uses local+0..12.  Clobbers A, X, Y.
+; Cycles: about 11,000 for the opening position.
+.proc eng_load
+idx    = local+0       ; 0..89
+pk     = local+1
+nxt    = local+2       ; 2 bytes: next slot of Red, of Black
+vlo    = local+4       ; pointers into the value / Zobrist rows of pk
+vhi    = local+6
+zlo    = local+8
+zhi    = local+10
+sq     = local+12
+  ; empty board: 0 on the 90 playable squares, $FF elsewhere
+  ldx #BOARD_SIZE
+@clear_board:
+  lda sq_flags-1,x     ; X = square + 1
+  and #FLAG_ON_BOARD   ; 1 on the board, 0 off it
+  sec
+  sbc #1               ; $00 on the board, $FF (SQ_OFFBOARD) off it
+  sta board-1,x
+  dex
+  bne @clear_board
+  ; empty piece lists and counts
+  lda #0
+  ldx #31
+@clear_lists:
+  sta piece_sq,x
+  sta piece_kind,x
+  dex
+  bpl @clear_lists
+  ldx #15
+@clear_counts:
+  sta counts,x
+  dex
+  bpl @clear_counts
+  sta eng_ply
+  sta eng_score
+  sta eng_score+1
+  sta eng_key
+  sta eng_key+1
+  lda #1
+  sta nxt
+  sta nxt+1
+  lda eng_vset         ; eng_vbase = ROW_REGION_PAGES * (1 + 2*eng_vset)
+  asl a
+  ora #1
+  sta eng_vbase
+  .repeat ::ROW_REGION_PAGES - 1
+  clc
+  adc eng_vbase
+  .endrepeat
+  sta eng_vbase
+
+  ; place the pieces in ascending square order
+  lda #0
+  sta idx
+@square:
+  ldx idx
+  lda eng_load_buf,x
+  beq @next
+  sta pk
+  lda sq_of90,x
+  sta sq
+  ldx pk
+  inc counts,x
+  txa
+  and #7
+  tay                  ; Y = kind
+  txa
+  lsr a
+  lsr a
+  lsr a                ; A = side
+  tax
+  cpy #KIND_KING
+  bne @not_king
+  lda #0               ; slot 0
+  beq @slot
+@not_king:
+  lda nxt,x
+  inc nxt,x
+@slot:                 ; A = slot, X = side
+  cpx #0
+  beq :+
+  ora #16              ; black slots 16-31
+: tax                  ; X = side*16 + slot
+  sty piece_kind,x
+  lda sq
+  sta piece_sq,x
+  txa
+  clc
+  adc #CODE_BASE       ; code = $10|slot (red), $20|slot (black)
+  ldy sq
+  sta board,y
+  ; score += V[pk][sq], key ^= Z[pk][sq]
+  ldx pk
+  ROWS_FOR_X zlo, zhi, vlo, vhi
+  lda eng_score
+  adc (vlo),y          ; C = 0 from ROWS_FOR_X
+  sta eng_score
+  lda eng_score+1
+  adc (vhi),y
+  sta eng_score+1
+  lda eng_key
+  eor (zlo),y
+  sta eng_key
+  lda eng_key+1
+  eor (zhi),y
+  sta eng_key+1
+@next:
+  inc idx
+  lda idx
+  cmp #90
+  beq :+
+  jmp @square
+:
+
+  lda eng_side
+  beq :+
+  lda eng_key
+  eor #ZOBRIST_SIDE_LO
+  sta eng_key
+  lda eng_key+1
+  eor #ZOBRIST_SIDE_HI
+  sta eng_key+1
+: lda #0
+  sta ms_top
+  lda #$FF
+  sta eng_chk          ; not known until eng_in_check is asked
+  rts
+.endproc
+
+;;
+; Rebuilds the piece lists in canonical order from the current board (the
+; search calls it at its start, as reference Position.rebuild()): writes the
+; compact form of the board into eng_load_buf and runs eng_load, so side,
+; clock and weight set are kept.
+; Input: a position (board, piece_kind).  Output: as eng_load; the move
+;   stack is emptied and eng_ply = 0.
+; Uses local+0..12.  Clobbers A, X, Y.
+.proc eng_rebuild
+  ldy #89
+@square:
+  ldx sq_of90,y
+  lda board,x
+  beq @store           ; empty: 0
+  tax
+  and #BLACK_TAG       ; $20 for Black, 0 for Red
+  lsr a
+  lsr a                ; 8 or 0
+  ora piece_kind-CODE_BASE,x
+@store:
+  sta eng_load_buf,y
+  dey
+  bpl @square
+  jmp eng_load
+.endproc

@@ -1,0 +1,1475 @@
+; eng_search.s: iterative deepening alpha-beta (reference_py/search.py).
+;
+; Every detail mirrors Searcher: fail-hard negamax with PVS, null move,
+; LMR, quiescence with stand pat, delta pruning and evasions, the 8-bit
+; ordering keys and selection picking, killers, the 3 x 90 history table,
+; PV following, node counting and the node cap, draw rules and mate scores.
+; Equality of move, score, node count and PV with the reference is tested by
+; emu_tests/test_romsearch_*.py.
+;
+; Recursion: ab_node and q_node call themselves with JSR (2 bytes of stack
+; per ply); everything else a node keeps lives in the per-ply arrays
+; (search.inc), indexed by the ply = eng_ply (a null move counts as a ply:
+; undo_from = 0 marks it).
+;
+; Windows: every child is searched with beta = -(the parent's alpha), so a
+; node's beta is never stored: beta(ply) = -s_alpha(ply - 1), beta(0) = INF.
+;
+; Move stack: ply_first[p] is where the list of the node at ply p starts
+; (each node resets ms_top to it on entry), ply_first[p + 1] where it ends.
+;
+; Repetition: rep_key_lo/hi[0..s_rep_top] are the keys of the positions
+; (the game's last <= GAME_WINDOW positions, then the search path; the
+; current position last), bit (i & 7) of rep_check[i >> 3] says whether the
+; side to move was in check there.
+;
+; Locals: rv = local+14..15 carries a node's value (it survives make,
+; unmake, eng_gen, eng_in_check and eng_eval, which use local+0..13).
+
+.include "global.inc"
+.include "eng.inc"
+.include "search.inc"
+
+rv   = local+14        ; 2 bytes: the value a node returns
+tb   = local+12        ; 2 bytes: a node's beta (recomputed after every call)
+; key scoring and picking (no calls inside)
+pvf  = local+6         ; the PV move of this node (0 = none)
+pvt  = local+7
+kf1  = local+8         ; killer 1 / killer 2 of this ply (0 = none)
+kt1  = local+9
+kf2  = local+10
+kt2  = local+11
+kmode = local+5        ; bit 7: killers used, bit 6: history used
+hp   = local+2         ; 2 bytes: history row pointer
+end_ = local+4         ; end of the list
+bi   = local+0         ; pick: best index
+bk   = local+1         ; pick: best key
+
+; the layout inside killers / pv_table, for the host (tools/romsearch.py)
+.export s_flags, s_level, s_abort, s_single, s_qstart, s_rep_top
+.export pv_from, pv_to, s_pvlen, s_res_from, s_res_to, s_res_pvlen, s_res_depth, s_res_score
+
+.assert PV_AREA_END <= pv_table + 42, error, "the PV and result do not fit pv_table"
+.assert KILLER_AREA_END <= killers + 32, error, "killers, flags and scalars do not fit the killers area"
+.assert SEARCH_PLIES <= MAX_PLY, error, "per-ply arrays larger than MAX_PLY"
+
+;; N = 1 when the signed 16-bit a < b (a, b: any operands of lda/cmp/sbc).
+.macro SLT16 al, ah, bl, bh
+  .local done
+  lda al
+  cmp bl
+  lda ah
+  sbc bh
+  bvc done
+  eor #$80
+done:
+.endmacro
+
+;; rv = -rv
+.macro NEG_RV
+  sec
+  lda #0
+  sbc rv
+  sta rv
+  lda #0
+  sbc rv+1
+  sta rv+1
+.endmacro
+
+;; tb = beta of the node at ply X (INF at ply 0, else -alpha(X - 1)).
+;; Clobbers A.
+.macro LOAD_BETA
+  .local root, done
+  cpx #0
+  beq root
+  sec
+  lda #0
+  sbc s_alpha_lo-1,x
+  sta tb
+  lda #0
+  sbc s_alpha_hi-1,x
+  sta tb+1
+  jmp done
+root:
+  lda #<INF_SCORE
+  sta tb
+  lda #>INF_SCORE
+  sta tb+1
+done:
+.endmacro
+
+;; rv = 0
+.macro RV_ZERO
+  lda #0
+  sta rv
+  sta rv+1
+.endmacro
+
+.segment "RODATA"
+; start of PV row p in pv_from / pv_to
+pv_row:
+  .repeat SEARCH_MAX_DEPTH + 1, p
+  .byte p * SEARCH_MAX_DEPTH - p * (p - 1) / 2
+  .endrepeat
+bit_mask:
+  .byte $01, $02, $04, $08, $10, $20, $40, $80
+; history row per piece kind: rook 0, cannon 90, the others 180
+hist_row_lo:
+  .byte <(history+180), <(history+180), <(history+180), <(history+180)
+  .byte <(history+180), <(history+0), <(history+90), <(history+180)
+hist_row_hi:
+  .byte >(history+180), >(history+180), >(history+180), >(history+180)
+  .byte >(history+180), >(history+0), >(history+90), >(history+180)
+
+.segment "CODE"
+
+;;
+; Searches the position for the side to move (reference Searcher.run()).
+; Input:
+;   the position, loaded with eng_load (or reached by eng_make from one);
+;   rep_key_lo/hi[0..s_rep_top] and rep_check: the keys and in-check bits of
+;     the last <= GAME_WINDOW positions of the game, the current one last
+;     (index s_rep_top);
+;   A = level index (0 = weakest, < LEVEL_COUNT);
+;   s_lfsr = seed (16-bit; 0 means LFSR_DEFAULT).
+; Output:
+;   s_res_pvlen = 0: no legal move (score -MATE_SCORE, nodes 0, depth 0);
+;   else the move s_res_from[0] -> s_res_to[0], the PV s_res_from/to[0..
+;   s_res_pvlen-1], s_res_score (signed 16-bit), s_res_depth (the last
+;   completed iteration), s_nodes (16-bit).
+;   The position is rebuilt in canonical slot order and valued with the
+;   level's weight set (eng_vset); otherwise unchanged (eng_ply = 0).
+; Progress: s_nodes counts up while it runs (read it from the NMI).
+; Uses local+0..15 and the stack: 4 bytes per main-search ply, 2 per
+;   quiescence ply, 36 bytes at most measured at the strongest level
+;   (including the caller's return address).
+; Clobbers A, X, Y.
+; Cycles: 4,400-6,900 per node on average by level (bench/rom_search_bench.py,
+;   results in bench/results/rom_search_bench.md).
+.proc eng_search
+  sta s_level
+  tax
+  lda lvl_eval,x
+  sta eng_vset
+  jsr eng_rebuild      ; canonical slots, score for the level's set; eng_ply = ms_top = 0
+  lda s_lfsr
+  ora s_lfsr+1
+  bne :+
+  lda #<LFSR_DEFAULT
+  sta s_lfsr
+  lda #>LFSR_DEFAULT
+  sta s_lfsr+1
+: lda #0
+  sta s_nodes
+  sta s_nodes+1
+  sta s_abort
+  sta s_res_pvlen
+  sta s_res_depth
+  sta s_res_score
+  sta s_res_score+1
+  sta ply_first
+  ldx #KILLER_BYTES - 1
+: sta killers,x
+  dex
+  bpl :-
+  ldx #HISTORY_SIZE / 2
+: sta history-1,x
+  sta history+HISTORY_SIZE/2-1,x
+  dex
+  bne :-
+  ; the legal root moves: count them, remember the first
+  jsr eng_gen
+  lda #0
+  sta s_single         ; legal moves counted here (then: single?)
+  sta s_cur
+root_moves:
+  ldx s_cur
+  cpx ms_top
+  bcs counted
+  jsr eng_make
+  jsr eng_is_legal
+  php
+  jsr eng_unmake
+  plp
+  bcs next_root
+  lda s_single
+  bne :+
+  ldx s_cur            ; the first legal move: the result so far
+  lda ms_from,x
+  sta s_res_from
+  lda ms_to,x
+  sta s_res_to
+  lda #1
+  sta s_res_pvlen
+: inc s_single
+next_root:
+  inc s_cur
+  bne root_moves
+counted:
+  lda s_single
+  bne have_moves
+  lda #<(-MATE_SCORE)  ; no legal move: lost
+  sta s_res_score
+  lda #>(-MATE_SCORE)
+  sta s_res_score+1
+  rts
+have_moves:
+  cmp #1
+  beq :+
+  lda #0
+: sta s_single         ; nonzero only for exactly one legal move
+  lda #0
+  sta s_u0             ; s_u0[0] = iteration depth
+iteration:
+  inc s_u0
+  lda #<(-INF_SCORE)
+  sta s_alpha_lo
+  lda #>(-INF_SCORE)
+  sta s_alpha_hi
+  ldy s_rep_top        ; the root's in-check bit
+  jsr rep_check_bit
+  beq :+
+  lda #S_F_CHECK
+: ora #S_F_PV
+  sta s_flags
+  lda #0
+  sta ply_first
+  jsr ab_node
+  lda s_abort
+  beq completed
+  lda s_u0             ; stopped by the node cap
+  cmp #1
+  bne done
+  lda s_pvlen          ; iteration 1: the best root move so far, if any
+  beq done
+  lda pv_from
+  sta s_res_from
+  lda pv_to
+  sta s_res_to
+  lda #1
+  sta s_res_pvlen
+  lda #0
+  sta s_res_depth
+  sta s_res_score
+  sta s_res_score+1
+  rts
+completed:
+  lda rv
+  sta s_res_score
+  lda rv+1
+  sta s_res_score+1
+  lda s_u0
+  sta s_res_depth
+  ldx s_pvlen
+  stx s_res_pvlen
+: dex
+  bmi :+
+  lda pv_from,x        ; row 0 starts at 0
+  sta s_res_from,x
+  lda pv_to,x
+  sta s_res_to,x
+  jmp :-
+: lda s_single
+  bne done
+  ; a mate score (|v| > MATE_BOUND) stops the search
+  SLT16 #<MATE_BOUND, #>MATE_BOUND, rv, rv+1
+  bmi done
+  SLT16 rv, rv+1, #<(-MATE_BOUND), #>(-MATE_BOUND)
+  bmi done
+  ldx s_level
+  lda s_u0
+  cmp lvl_depth,x
+  bcs done
+  jmp iteration
+done:
+  rts
+.endproc
+
+;;
+; Z = 0 when bit Y of rep_check is set.  Clobbers A, X.
+.proc rep_check_bit
+  tya
+  and #7
+  tax
+  tya
+  lsr a
+  lsr a
+  lsr a
+  tay
+  lda rep_check,y
+  and bit_mask,x
+  rts
+.endproc
+
+;;
+; Records the current position after a make (reference push_history):
+; s_rep_top + 1, its key, and C as its in-check bit.  Clobbers A, X, Y.
+.proc rep_push
+  php
+  inc s_rep_top
+  ldy s_rep_top
+  lda eng_key
+  sta rep_key_lo,y
+  lda eng_key+1
+  sta rep_key_hi,y
+  tya
+  and #7
+  tax
+  tya
+  lsr a
+  lsr a
+  lsr a
+  tay
+  plp
+  bcs set
+  lda bit_mask,x
+  eor #$FF
+  and rep_check,y
+  sta rep_check,y
+  rts
+set:
+  lda bit_mask,x
+  ora rep_check,y
+  sta rep_check,y
+  rts
+.endproc
+
+;;
+; Counts a node (reference _count_node).  Output: C = 1 when the node cap
+; is reached (s_abort set).  Clobbers A, X.
+.proc count_node
+  inc s_nodes
+  bne :+
+  inc s_nodes+1
+: ldx s_level
+  lda s_nodes
+  cmp lvl_nodes_lo,x
+  lda s_nodes+1
+  sbc lvl_nodes_hi,x
+  bcc :+
+  lda #1
+  sta s_abort
+: rts
+.endproc
+
+;;
+; One step of the 16-bit Galois LFSR (taps LFSR_TAPS).  Output: A = the
+; new low byte.  Clobbers nothing else.
+.proc lfsr_step
+  lsr s_lfsr+1
+  ror s_lfsr
+  bcc :+
+  lda s_lfsr+1
+  eor #>LFSR_TAPS
+  sta s_lfsr+1
+  lda s_lfsr
+  eor #<LFSR_TAPS
+  sta s_lfsr
+: lda s_lfsr
+  rts
+.endproc
+
+;;
+; The leaf evaluation with the level's noise (reference Searcher.eval):
+; eng_eval, then when lvl_noise is a mask m != 0, one LFSR step and
+; + (x & m) - (m + 1) / 2.
+; Output: rv (signed 16-bit).  Uses local+0..15.  Clobbers A, X, Y.
+.proc search_eval
+  jsr eng_eval
+  sta rv
+  stx rv+1
+  ldy s_level
+  lda lvl_noise,y
+  beq done
+  jsr lfsr_step
+  and lvl_noise,y
+  sta local+0          ; x & m
+  lda lvl_noise,y
+  lsr a
+  clc
+  adc #1
+  sta local+1          ; (m + 1) / 2 = (m >> 1) + 1 for m = 2^k - 1
+  lda local+0
+  sec
+  sbc local+1          ; -128..127
+  ldx #0
+  cmp #$80
+  bcc :+
+  dex
+: clc
+  adc rv
+  sta rv
+  txa
+  adc rv+1
+  sta rv+1
+done:
+  rts
+.endproc
+
+;;
+; The draw rules at a node with ply > 0 (reference _draw_score).
+; Output: C = 1 and rv = the score when the node is a draw (or a
+; perpetual check), else C = 0.  Uses local+0..4.  Clobbers A, X, Y.
+.proc draw_score
+k    = local+0
+n    = local+1
+jj   = local+2
+opp  = local+3         ; nonzero: the side that just moved checked on every move
+stm  = local+4         ; nonzero: the side to move checked on every move
+  lda eng_clock
+  cmp #DRAW_PLIES
+  bcc rep
+  RV_ZERO
+  sec
+  rts
+rep:
+  lda s_rep_top
+  sta n
+  lda #4
+  sta k
+loop:
+  lda eng_clock
+  cmp k
+  bcc none             ; k > clock
+  lda n
+  cmp k
+  bcc none             ; k > n
+  sec
+  sbc k
+  tay                  ; n - k
+  ldx n
+  lda rep_key_lo,y
+  cmp rep_key_lo,x
+  bne next
+  lda rep_key_hi,y
+  cmp rep_key_hi,x
+  beq found
+next:
+  inc k
+  inc k
+  bne loop             ; always
+none:
+  clc
+  rts
+found:
+  ; opp = all checks[n - j] for j = 0, 2, .., k - 2; stm for j = 1, 3, .., k - 1
+  lda #1
+  sta opp
+  sta stm
+  lda #0
+  sta jj
+walk:
+  lda n
+  sec
+  sbc jj
+  tay
+  jsr rep_check_bit
+  bne :+
+  lda #0
+  sta opp
+: lda n
+  sec
+  sbc jj
+  tay
+  dey
+  jsr rep_check_bit
+  bne :+
+  lda #0
+  sta stm
+: inc jj
+  inc jj
+  lda jj
+  cmp k
+  bcc walk
+  RV_ZERO
+  lda opp
+  beq :+
+  lda stm
+  bne draw
+  lda #<PERPETUAL_CHECK   ; the side that just moved checked throughout
+  sta rv
+  lda #>PERPETUAL_CHECK
+  sta rv+1
+  sec
+  rts
+: lda stm
+  beq draw
+  lda #<(-PERPETUAL_CHECK)
+  sta rv
+  lda #>(-PERPETUAL_CHECK)
+  sta rv+1
+draw:
+  sec
+  rts
+.endproc
+
+;;
+; Ordering keys of the list ply_first[X] .. ply_first[X+1]-1 (reference
+; _key): 255 for the PV move (pvf/pvt), MVV-LVA for captures, 127/126 for
+; the killers when kmode bit 7, min(history >> 1, 125) when kmode bit 6,
+; else 0.  The moves of one piece are consecutive after eng_gen, so the
+; mover's kind is looked up once per piece.  Also finds the first entry
+; with the highest key (bi, bk), which is pick_first's answer.
+; Input: X = ply, pvf/pvt, kf1..kt2, kmode.  Output: bi, bk.
+; Uses local+0..11.  Clobbers A, X, Y.  About 50-75 cycles per move.
+.proc score_moves
+akind = local+2        ; kind of the piece whose moves are being scored
+lastf = local+3        ; its square
+  lda ply_first+1,x
+  sta end_
+  ldy ply_first,x
+  sty bi
+  lda #0
+  sta bk
+  sta lastf            ; square 0 is never a from square
+  cpy end_
+  bcc loop
+  rts
+loop:
+  lda ms_from,y
+  cmp lastf
+  beq same_piece
+  sta lastf            ; a new piece: its kind
+  tax
+  lda board,x
+  tax
+  lda piece_kind-CODE_BASE,x
+  sta akind
+  lda lastf
+same_piece:
+  cmp pvf
+  bne not_pv
+  lda ms_to,y
+  cmp pvt
+  bne not_pv
+  lda #KEY_PV
+  jmp store
+not_pv:
+  ldx ms_to,y
+  lda board,x
+  beq quiet
+  tax                  ; capture: victim kind * 8 + attacker kind
+  lda piece_kind-CODE_BASE,x
+  asl a
+  asl a
+  asl a
+  ora akind
+  tax
+  lda mvv_lva,x
+  jmp store
+quiet:
+  bit kmode
+  bpl history_key
+  lda ms_from,y
+  cmp kf1
+  bne :+
+  lda ms_to,y
+  cmp kt1
+  bne :+
+  lda #KEY_KILLER1
+  bne store
+: lda ms_from,y
+  cmp kf2
+  bne history_key
+  lda ms_to,y
+  cmp kt2
+  bne history_key
+  lda #KEY_KILLER2
+  bne store
+history_key:
+  bit kmode
+  bvc zero
+  ldx ms_to,y          ; history[class(mover)][sq90(to, side)]
+  lda eng_side
+  bne black
+  lda sq90_red,x
+  jmp have_sq
+black:
+  lda sq90_black,x
+have_sq:
+  tax
+  lda akind
+  cmp #KIND_ROOK
+  beq rook
+  cmp #KIND_CANNON
+  beq cannon
+  lda history+180,x
+  jmp have_h
+rook:
+  lda history,x
+  jmp have_h
+cannon:
+  lda history+90,x
+have_h:
+  lsr a
+  cmp #KEY_KILLER2 - 1
+  bcc store
+  lda #KEY_KILLER2 - 1
+  bne store
+zero:
+  lda #0
+store:
+  sta ms_key,y
+  cmp bk               ; the first entry with the highest key
+  beq :+
+  bcc :+
+  sta bk
+  sty bi
+: iny
+  cpy end_
+  bcs :+
+  jmp loop
+: rts
+.endproc
+
+pk_tmp = local+2       ; pick, pick_first, pick_swap
+pk_ii  = local+3
+
+;;
+; Selection step (reference _pick): the highest key of entries Y..end-1
+; (the first one wins ties) is swapped into entry Y.  Input: Y = i,
+; X = ply.  Output: Y = i.  Uses local+0..4.  Clobbers A, X.  18 cycles per
+; entry scanned.
+.proc pick
+  sty pk_ii            ; scan from the end down to i + 1: on equal keys the
+  lda ply_first+1,x    ; lower index wins (">="), which is the first one
+  sta end_
+  sta bi               ; bi = end: nothing found yet
+  tax
+  lda #0
+  sta bk
+  beq start            ; always
+loop:
+  lda ms_key,x
+  cmp bk
+  bcc start
+  sta bk
+  stx bi
+start:
+  dex
+  cpx pk_ii
+  bne loop
+  ; the best of i+1.. wins only with a key above key[i]
+  ldy pk_ii
+  ldx bi
+  cpx end_
+  beq done             ; the list holds only entry i
+  lda bk
+  cmp ms_key,y
+  beq done
+  bcs pick_swap
+done:
+  rts
+.endproc
+
+;;
+; The first selection step of a list, right after score_moves: its bi/bk
+; are the answer.  Input: Y = i (the first entry).  Output: Y = i.
+; Clobbers A, X.
+.proc pick_first
+  sty pk_ii
+  ldx bi
+  cpx pk_ii
+  bne pick_swap
+  rts
+.endproc
+
+;;
+; Swaps entry X (key bk) into entry Y = pk_ii.  Output: Y = i.  Clobbers A.
+.proc pick_swap
+  lda ms_from,y
+  sta pk_tmp
+  lda ms_from,x
+  sta ms_from,y
+  lda pk_tmp
+  sta ms_from,x
+  lda ms_to,y
+  sta pk_tmp
+  lda ms_to,x
+  sta ms_to,y
+  lda pk_tmp
+  sta ms_to,x
+  lda ms_key,y
+  sta ms_key,x
+  lda bk
+  sta ms_key,y
+  rts
+.endproc
+
+;;
+; A = 1 (Z = 0) when the move being searched at ply X is reduced by LMR:
+; ply > 0, depth >= LMR_MIN_DEPTH, more than LMR_MIN_MOVES legal moves so far, a
+; quiet move, the side to move not in check and the move giving no check.
+; Keeps X, Y.
+.proc lmr_r
+  cpx #0
+  beq no               ; never at the root
+  lda s_u0,x
+  cmp #LMR_MIN_DEPTH
+  bcc no
+  lda s_flags,x
+  and #S_F_LEGAL
+  cmp #LMR_MIN_MOVES + 1
+  bcc no
+  lda s_flags,x
+  and #S_F_CHECK | S_F_QUIET | S_F_CCHECK
+  cmp #S_F_QUIET
+  bne no
+  lda #1
+  rts
+no:
+  lda #0
+  rts
+.endproc
+
+;;
+; Searches the child of ply X (the move is made: eng_ply = X + 1) to depth
+; A with the full window (-beta, -alpha); rv = minus its value.
+.proc child_full
+  sta s_u0+1,x
+  cpx #0
+  bne :+
+  lda #<(-INF_SCORE)   ; -beta = -INF at the root
+  sta s_alpha_lo+1,x
+  lda #>(-INF_SCORE)
+  sta s_alpha_hi+1,x
+  jmp child_go
+: lda s_alpha_lo-1,x   ; -beta = alpha of the grandparent
+  sta s_alpha_lo+1,x
+  lda s_alpha_hi-1,x
+  sta s_alpha_hi+1,x
+  jmp child_go
+.endproc
+
+;;
+; As child_full with the null window (-alpha - 1, -alpha).
+.proc child_null
+  sta s_u0+1,x
+  lda s_alpha_lo,x
+  eor #$FF             ; -alpha - 1 = ~alpha
+  sta s_alpha_lo+1,x
+  lda s_alpha_hi,x
+  eor #$FF
+  sta s_alpha_hi+1,x
+  ; fall through
+.endproc
+
+;;
+; The common tail of child_full / child_null: the child's flags from the
+; move's (gives check -> in check, continues the PV -> on the PV).
+.proc child_go
+  lda s_flags,x
+  and #S_F_CCHECK | S_F_CPV
+  asl a
+  asl a
+  asl a
+  sta s_flags+1,x
+  jsr ab_node
+  NEG_RV
+  rts
+.endproc
+
+;;
+; pv[X] = [move Y] + pv[X + 1] (reference self.pv[ply] = [m] + self.pv[ply + 1]).
+; Uses local+0..3.  Keeps X.
+.proc pv_update
+dst = local+0
+src = local+1
+cnt = local+2
+  lda pv_row,x
+  sta dst
+  lda pv_row+1,x
+  sta src
+  lda s_pvlen+1,x
+  sta cnt
+  clc
+  adc #1
+  sta s_pvlen,x
+  stx local+3
+  ldx dst
+  lda ms_from,y
+  sta pv_from,x
+  lda ms_to,y
+  sta pv_to,x
+  ldy src
+copy:
+  lda cnt
+  beq done
+  inx
+  lda pv_from,y
+  sta pv_from,x
+  lda pv_to,y
+  sta pv_to,x
+  iny
+  dec cnt
+  jmp copy
+done:
+  ldx local+3
+  rts
+.endproc
+
+;;
+; Rewards the quiet move Y at ply X (reference _reward): with C = 1 it
+; becomes killer 1 (the old killer 1 becomes killer 2 unless it is the same
+; move); then the history bonus for the node's depth, halving the whole
+; table first when the entry would pass 255.  Uses local+0..5.  Keeps X.
+.proc reward
+rk = local+0
+ri = local+1
+rp = local+4           ; (hp = local+2..3)
+rb = local+5
+  lda #0
+  rol a
+  sta rk
+  sty ri
+  stx rp
+  ldy s_level
+  lda lvl_flags,y
+  and #LEVEL_FLAG_KILLERS
+  beq hist
+  lda rk
+  beq hist
+  txa
+  asl a
+  asl a
+  tax
+  ldy ri
+  lda ms_from,y
+  cmp killers,x
+  bne shift
+  lda ms_to,y
+  cmp killers+1,x
+  beq hist
+shift:
+  lda killers,x
+  sta killers+2,x
+  lda killers+1,x
+  sta killers+3,x
+  lda ms_from,y
+  sta killers,x
+  lda ms_to,y
+  sta killers+1,x
+hist:
+  ldy s_level
+  lda lvl_flags,y
+  and #LEVEL_FLAG_HISTORY
+  beq done
+  ldy ri
+  ldx ms_from,y
+  lda board,x
+  tax
+  lda piece_kind-CODE_BASE,x
+  tax
+  lda hist_row_lo,x
+  sta hp
+  lda hist_row_hi,x
+  sta hp+1
+  ldx ms_to,y
+  lda eng_side
+  beq red
+  lda sq90_black,x
+  jmp got
+red:
+  lda sq90_red,x
+got:
+  tay                  ; Y = sq90(to, mover)
+  ldx rp
+  lda s_u0,x           ; depth, at most 8 counts
+  cmp #8
+  bcc :+
+  lda #8
+: tax
+  lda history_bonus-1,x
+  sta rb
+  clc
+  adc (hp),y
+  bcc add
+  ldx #HISTORY_SIZE / 2   ; aging: halve every entry
+: lsr history-1,x
+  lsr history+HISTORY_SIZE/2-1,x
+  dex
+  bne :-
+add:
+  lda (hp),y
+  clc
+  adc rb
+  sta (hp),y
+done:
+  ldx rp
+  rts
+.endproc
+
+;;
+; The key mode and the killers of ply X into kmode, kf1..kt2 (after eng_gen,
+; which uses local+0..5).  A = $C0 for the main search, $40 for quiescence.
+.proc key_setup
+  sta kmode
+  ldy s_level
+  lda lvl_flags,y
+  and #LEVEL_FLAG_KILLERS
+  bne :+
+  lda kmode
+  and #$7F
+  sta kmode
+: lda lvl_flags,y
+  and #LEVEL_FLAG_HISTORY
+  bne :+
+  lda kmode
+  and #$BF
+  sta kmode
+: txa
+  asl a
+  asl a
+  tay
+  cpx #SEARCH_MAX_DEPTH
+  bcs no_killers
+  lda killers,y
+  sta kf1
+  lda killers+1,y
+  sta kt1
+  lda killers+2,y
+  sta kf2
+  lda killers+3,y
+  sta kt2
+  rts
+no_killers:
+  lda #0
+  sta kf1
+  sta kt1
+  sta kf2
+  sta kt2
+  rts
+.endproc
+
+;;
+; One node of the main search (reference _alphabeta) at ply = eng_ply.
+; Input: s_u0 = depth, s_alpha = alpha, s_flags = S_F_CHECK / S_F_PV of
+;   this ply; beta = -s_alpha of the ply before (INF at ply 0).
+; Output: rv = the value (fail-hard), 0 once the search is aborted.
+; Uses local+0..15 and the per-ply arrays.  Clobbers A, X, Y.
+.proc ab_node
+  ldx eng_ply
+  lda ply_first,x
+  sta ms_top
+  lda #0
+  sta s_pvlen,x        ; pv[ply] = []
+  cpx #0
+  beq no_draw
+  jsr draw_score
+  bcc no_draw
+  rts
+no_draw:
+  ldx eng_ply
+  lda s_u0,x
+  bne main_search
+  stx s_qstart         ; depth 0: quiescence at this ply
+  jmp q_node
+no_null_j:
+  jmp no_null
+main_search:
+  ; ---- null move
+  cpx #0
+  beq no_null_j
+  lda s_flags,x
+  bmi no_null_j        ; in check
+  lda s_u0,x
+  cmp #NULL_MIN_DEPTH
+  bcc no_null_j
+  clc                  ; a null window: alpha + alpha(ply - 1) = -1
+  lda s_alpha_lo,x
+  adc s_alpha_lo-1,x
+  sta tb
+  lda s_alpha_hi,x
+  adc s_alpha_hi-1,x
+  and tb
+  cmp #$FF             ; the 16-bit sum is $FFFF
+  bne no_null_j
+  ; |beta| < MATE_BOUND: -MATE_BOUND < alpha(ply - 1) < MATE_BOUND
+  SLT16 {s_alpha_lo-1,x}, {s_alpha_hi-1,x}, #<MATE_BOUND, #>MATE_BOUND
+  bpl no_null_j
+  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo-1,x}, {s_alpha_hi-1,x}
+  bpl no_null_j
+  lda undo_from-1,x
+  beq no_null_j        ; the previous move was a null move
+  lda eng_side         ; the side to move has a rook, horse or cannon
+  asl a
+  asl a
+  asl a
+  tay
+  lda counts+KIND_ROOK,y
+  ora counts+KIND_HORSE,y
+  ora counts+KIND_CANNON,y
+  beq no_null_j
+  ; make the null move (reference make_null)
+  lda eng_clock
+  sta undo_clock,x
+  lda eng_chk
+  sta undo_check,x
+  lda #$FF             ; the check state of the other side: not known
+  sta eng_chk
+  lda #0
+  sta undo_from,x
+  sta eng_clock
+  jsr flip_side
+  lda ply_first,x
+  sta ply_first+1,x
+  lda s_u0,x           ; child: depth - 1 - R, window (-beta, -beta + 1)
+  sec
+  sbc #1 + NULL_REDUCTION
+  sta s_u0+1,x
+  lda s_alpha_lo-1,x   ; -beta = alpha(ply - 1)
+  sta s_alpha_lo+1,x
+  lda s_alpha_hi-1,x
+  sta s_alpha_hi+1,x
+  lda #0
+  sta s_flags+1,x
+  inc eng_ply
+  jsr count_node
+  bcs null_undo
+  jsr ab_node
+  NEG_RV
+null_undo:
+  dec eng_ply
+  ldx eng_ply
+  lda undo_clock,x
+  sta eng_clock
+  lda undo_check,x
+  sta eng_chk
+  jsr flip_side
+  lda s_abort
+  beq :+
+  RV_ZERO
+  rts
+: LOAD_BETA
+  SLT16 rv, rv+1, tb, tb+1
+  bmi no_null          ; v < beta
+  lda tb
+  sta rv
+  lda tb+1
+  sta rv+1
+  rts
+no_null:
+  ; ---- generate and order
+  ldx eng_ply
+  lda ply_first,x
+  sta ms_top
+  jsr eng_gen
+  bcc generated
+  jmp search_eval      ; the list does not fit: a leaf
+generated:
+  ldx eng_ply
+  lda ms_top
+  sta ply_first+1,x
+  lda ply_first,x
+  sta s_cur,x
+  lda #0
+  sta s_u1,x           ; no best move yet
+  sta pvf
+  sta pvt
+  lda s_flags,x
+  and #S_F_CHECK | S_F_PV
+  sta s_flags,x        ; legal = 0
+  and #S_F_PV
+  beq :+
+  lda s_res_depth      ; a completed iteration has left its PV
+  beq :+
+  cpx s_res_pvlen
+  bcs :+
+  lda s_res_from,x
+  sta pvf
+  lda s_res_to,x
+  sta pvt
+: lda #$C0
+  jsr key_setup
+  ldx eng_ply
+  jsr score_moves
+  ; ---- the moves
+  ldx eng_ply
+  lda s_cur,x
+  cmp ply_first+1,x
+  bcs to_loop_end
+  tay
+  jsr pick_first       ; score_moves found the first pick
+  jmp picked
+to_loop_end:
+  jmp loop_end
+loop:
+  ldx eng_ply
+  lda s_cur,x
+  cmp ply_first+1,x
+  bcc :+
+  jmp loop_end
+: tay
+  jsr pick
+picked:
+  ldx eng_ply
+  lda s_flags,x
+  and #<~(S_F_QUIET | S_F_CCHECK | S_F_CPV)
+  sta s_flags,x
+  lda ms_key,y
+  cmp #KEY_PV
+  bne :+
+  lda s_flags,x
+  ora #S_F_CPV
+  sta s_flags,x
+: lda ms_to,y
+  tax
+  lda board,x
+  bne :+
+  ldx eng_ply
+  lda s_flags,x
+  ora #S_F_QUIET
+  sta s_flags,x
+: tya
+  tax
+  jsr eng_make
+  jsr eng_is_legal
+  bcc legal
+  jsr eng_unmake
+  jmp next
+legal:
+  ldx eng_ply
+  dex
+  lda s_flags,x
+  and #S_F_LEGAL
+  cmp #S_F_LEGAL
+  bcs :+
+  inc s_flags,x
+: jsr count_node
+  bcc :+
+  jsr eng_unmake
+  RV_ZERO
+  rts
+: lda eng_side
+  jsr eng_in_check
+  php
+  bcc :+
+  ldx eng_ply
+  lda s_flags-1,x
+  ora #S_F_CCHECK
+  sta s_flags-1,x
+: plp
+  jsr rep_push
+  ldx eng_ply
+  dex
+  lda s_flags,x
+  and #S_F_LEGAL
+  cmp #1
+  bne pvs
+  lda s_u0,x           ; the first legal move: full window
+  sec
+  sbc #1
+  jsr child_full
+  jmp searched
+pvs:
+  jsr lmr_r            ; depth - 1 - r, null window
+  eor #$FF
+  clc
+  adc s_u0,x
+  jsr child_null
+  ldx eng_ply
+  dex
+  jsr lmr_r
+  beq no_re
+  lda s_abort
+  bne searched
+  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
+  bpl no_re            ; v <= alpha
+  lda s_u0,x
+  sec
+  sbc #1
+  jsr child_null
+  ldx eng_ply
+  dex
+no_re:
+  lda s_abort
+  bne searched
+  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
+  bpl searched         ; v <= alpha
+  LOAD_BETA
+  SLT16 rv, rv+1, tb, tb+1
+  bpl searched         ; v >= beta
+  lda s_u0,x
+  sec
+  sbc #1
+  jsr child_full
+searched:
+  dec s_rep_top        ; pop_history
+  jsr eng_unmake
+  lda s_abort
+  beq :+
+  RV_ZERO
+  rts
+: ldx eng_ply
+  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
+  bpl next             ; v <= alpha
+  LOAD_BETA
+  SLT16 rv, rv+1, tb, tb+1
+  bmi raise            ; v < beta
+  lda s_flags,x        ; a cutoff
+  and #S_F_QUIET
+  beq :+
+  ldy s_cur,x
+  sec
+  jsr reward
+  LOAD_BETA
+: lda tb
+  sta rv
+  lda tb+1
+  sta rv+1
+  rts
+raise:
+  lda rv
+  sta s_alpha_lo,x
+  lda rv+1
+  sta s_alpha_hi,x
+  ldy s_cur,x
+  iny
+  tya
+  sta s_u1,x           ; best = this move (index + 1)
+  dey
+  jsr pv_update
+next:
+  ldx eng_ply
+  inc s_cur,x
+  jmp loop
+loop_end:
+  lda s_flags,x
+  and #S_F_LEGAL
+  bne some
+  txa                  ; no legal move: -MATE + ply
+  clc
+  adc #<(-MATE_SCORE)
+  sta rv
+  lda #>(-MATE_SCORE)
+  adc #0
+  sta rv+1
+  rts
+some:
+  ldy s_u1,x
+  beq :+
+  dey
+  lda ms_to,y
+  tax
+  lda board,x
+  bne :+               ; the best move is a capture
+  ldx eng_ply
+  clc
+  jsr reward
+: ldx eng_ply
+  lda s_alpha_lo,x
+  sta rv
+  lda s_alpha_hi,x
+  sta rv+1
+  rts
+.endproc
+
+;;
+; key ^= the side key, side ^= 1 (the null move).  Keeps X, Y.
+.proc flip_side
+  lda eng_key
+  eor #ZOBRIST_SIDE_LO
+  sta eng_key
+  lda eng_key+1
+  eor #ZOBRIST_SIDE_HI
+  sta eng_key+1
+  lda eng_side
+  eor #1
+  sta eng_side
+  rts
+.endproc
+
+;;
+; One node of the quiescence search (reference _quiesce) at ply = eng_ply,
+; qply = eng_ply - s_qstart.  Input: s_alpha, s_flags (S_F_CHECK) of this
+; ply; beta = -s_alpha of the ply before.  Output: rv.
+; Uses local+0..15 and the per-ply arrays (s_u0/s_u1 = the stand-pat
+; score).  Clobbers A, X, Y.
+.proc q_node
+  ldx eng_ply
+  lda ply_first,x
+  sta ms_top
+  txa
+  sec
+  sbc s_qstart
+  ldy s_level
+  cmp lvl_qdepth,y
+  bcs leaf
+  cpx #MAX_PLY
+  bcc :+
+leaf:
+  jmp search_eval
+: lda s_flags,x
+  bmi generate         ; in check: no stand pat
+  jsr search_eval
+  ldx eng_ply
+  lda rv
+  sta s_u0,x
+  lda rv+1
+  sta s_u1,x
+  LOAD_BETA
+  SLT16 rv, rv+1, tb, tb+1
+  bmi :+               ; stand < beta
+  lda tb
+  sta rv
+  lda tb+1
+  sta rv+1
+  rts
+: SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
+  bpl generate         ; stand <= alpha
+  lda rv
+  sta s_alpha_lo,x
+  lda rv+1
+  sta s_alpha_hi,x
+generate:
+  lda s_flags,x
+  bmi :+
+  jsr eng_gen_captures
+  jmp :++
+: jsr eng_gen
+: bcc generated
+  ldx eng_ply          ; the list does not fit
+  lda s_flags,x
+  bpl :+
+  jmp search_eval      ; in check: the evaluation
+: lda s_alpha_lo,x     ; else alpha
+  sta rv
+  lda s_alpha_hi,x
+  sta rv+1
+  rts
+generated:
+  ldx eng_ply
+  lda ms_top
+  sta ply_first+1,x
+  lda ply_first,x
+  sta s_cur,x
+  lda s_flags,x
+  and #S_F_CHECK
+  sta s_flags,x        ; no legal move yet
+  lda #0
+  sta pvf
+  sta pvt
+  lda #$40
+  jsr key_setup
+  ldx eng_ply
+  jsr score_moves
+  ldx eng_ply
+  lda s_cur,x
+  cmp ply_first+1,x
+  bcs to_loop_end
+  tay
+  jsr pick_first       ; score_moves found the first pick
+  jmp picked
+to_loop_end:
+  jmp loop_end
+loop:
+  ldx eng_ply
+  lda s_cur,x
+  cmp ply_first+1,x
+  bcc :+
+  jmp loop_end
+: tay
+  jsr pick
+picked:
+  ldx eng_ply
+  lda s_flags,x
+  bmi make             ; in check: no delta pruning
+  ; delta pruning: stand + material[victim] + DELTA_MARGIN <= alpha: skip
+  lda ms_to,y
+  tax
+  lda board,x
+  tax
+  lda piece_kind-CODE_BASE,x
+  tax
+  clc
+  lda material_value_lo,x
+  adc #<DELTA_MARGIN
+  sta tb
+  lda material_value_hi,x
+  adc #>DELTA_MARGIN
+  sta tb+1
+  ldx eng_ply
+  clc
+  lda tb
+  adc s_u0,x
+  sta tb
+  lda tb+1
+  adc s_u1,x
+  sta tb+1
+  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, tb, tb+1
+  bmi make             ; alpha < stand + gain: search it
+  jmp next
+make:
+  tya
+  tax
+  jsr eng_make
+  jsr eng_is_legal
+  bcc legal
+  jsr eng_unmake
+  jmp next
+legal:
+  ldx eng_ply
+  lda s_flags-1,x
+  ora #1
+  sta s_flags-1,x
+  jsr count_node
+  bcc :+
+  jsr eng_unmake
+  RV_ZERO
+  rts
+: lda eng_side
+  jsr eng_in_check
+  lda #0
+  ror a                ; C -> bit 7: S_F_CHECK
+  ldx eng_ply
+  sta s_flags,x
+  lda s_alpha_lo-2,x   ; child alpha = -beta = alpha of the grandparent
+  sta s_alpha_lo,x
+  lda s_alpha_hi-2,x
+  sta s_alpha_hi,x
+  jsr q_node
+  NEG_RV
+  jsr eng_unmake
+  lda s_abort
+  beq :+
+  RV_ZERO
+  rts
+: ldx eng_ply
+  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
+  bpl next             ; v <= alpha
+  LOAD_BETA
+  SLT16 rv, rv+1, tb, tb+1
+  bmi raise
+  lda tb
+  sta rv
+  lda tb+1
+  sta rv+1
+  rts
+raise:
+  lda rv
+  sta s_alpha_lo,x
+  lda rv+1
+  sta s_alpha_hi,x
+next:
+  ldx eng_ply
+  inc s_cur,x
+  jmp loop
+loop_end:
+  lda s_flags,x
+  bpl :+               ; not in check: alpha
+  and #1
+  bne :+
+  txa                  ; in check with no legal move: -MATE + ply
+  clc
+  adc #<(-MATE_SCORE)
+  sta rv
+  lda #>(-MATE_SCORE)
+  adc #0
+  sta rv+1
+  rts
+: lda s_alpha_lo,x
+  sta rv
+  lda s_alpha_hi,x
+  sta rv+1
+  rts
+.endproc

@@ -1,0 +1,136 @@
+"""NES time of the ROM's search (asm/eng_search.s) under py65, per level.
+
+    python -m bench.rom_search_bench [--levels A,B] [--positions N] [--profile K] [--check]
+
+For each level, on the middlegame suite (bench/middlegames.fen, 40 positions):
+median and max nodes, 6502 cycles and NES seconds per move (cycles /
+1,789,773 Hz), and cycles per node (all cycles / all nodes).  --check also
+runs the reference and counts mismatches.  --profile K attributes the cycles
+of K positions per level to the routine containing the PC (the nearest
+top-level label at or below it) and prints the table.  The results go to
+bench/results/rom_search_bench.md as well as stdout.
+
+Targets (issue 5): strongest level median <= 10 s and max <= 30 s per move,
+weakest < 1 s, <= 2,500 cycles per node on average.
+"""
+from __future__ import annotations
+
+import argparse
+import bisect
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from reference_py.search import levels  # noqa: E402
+from tools.romengine import Fault, _Stop  # noqa: E402
+from tools.romsearch import NES_HZ, RomSearch, game_position, reference_search  # noqa: E402
+
+SUITE = ROOT / "bench" / "middlegames.fen"
+OUT = ROOT / "bench" / "results" / "rom_search_bench.md"
+
+
+def middlegames() -> list[str]:
+    return [l.strip() for l in SUITE.read_text().splitlines() if l.strip() and not l.startswith("#")]
+
+
+def profiled_search(rs: RomSearch, fen: str, level: str, prof: Counter, starts: list[int], names: list[str]) -> dict:
+    """rs.search with a per-routine cycle profile (a slower copy of Cpu.call's loop)."""
+    cpu = rs.eng.cpu
+    real_call = cpu.call
+
+    def call(addr, a=0, x=0, y=0, carry=False, limit=0):
+        mpu, mem = cpu.mpu, cpu.mem
+        ret = cpu.stop - 1
+        mem[0x01FF], mem[0x01FE] = ret >> 8, ret & 0xFF
+        mpu.sp, cpu.base_sp = 0xFD, 0xFF
+        mpu.a, mpu.x, mpu.y = a & 0xFF, x & 0xFF, y & 0xFF
+        mpu.pc = addr
+        ins, cyc, extra = mpu.instruct, mpu.cycletime, mpu.extracycles
+        cycles = 0
+        try:
+            while True:
+                pc = mpu.pc
+                op = mem[pc]
+                mpu.pc += 1
+                mpu.excycles = 0
+                mpu.addcycles = extra[op]
+                ins[op](mpu)
+                c = cyc[op] + mpu.excycles
+                cycles += c
+                prof[names[bisect.bisect_right(starts, pc) - 1]] += c
+        except _Stop:
+            pass
+        cpu.cycles = cycles
+        return cycles
+
+    cpu.call = call
+    try:
+        return rs.search(game_position(fen), level)
+    finally:
+        cpu.call = real_call
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.rom_search_bench")
+    ap.add_argument("--levels", default=",".join(lv.name for lv in levels()))
+    ap.add_argument("--positions", type=int, default=40)
+    ap.add_argument("--profile", type=int, default=0, help="positions per level to profile")
+    ap.add_argument("--check", action="store_true", help="compare with the reference")
+    args = ap.parse_args(argv)
+    rs = RomSearch()
+    fens = middlegames()[:args.positions]
+    procs = sorted((v, k) for k, v in rs.eng.labels.items() if v >= 0x8000 and "__" not in k)
+    starts, names = [v for v, _ in procs], [k for _, k in procs]
+    lines = ["# ROM search benchmark (bench/rom_search_bench.py)", "",
+             f"{len(fens)} middlegames (bench/middlegames.fen), seed 0, py65, NES CPU at {NES_HZ:,} Hz.", "",
+             "| level | nodes median | nodes max | cycles median | cycles max | s median | s max | cycles/node |"
+             + (" mismatches |" if args.check else ""),
+             "|---|---|---|---|---|---|---|---|" + ("---|" if args.check else "")]
+    print("\n".join(lines), flush=True)
+    profiles = []
+    t0 = time.time()
+    for level in args.levels.split(","):
+        nodes, cycles, bad = [], [], 0
+        for fen in fens:
+            res = rs.search(game_position(fen), level)
+            nodes.append(res["nodes"])
+            cycles.append(res["cycles"])
+            if args.check:
+                want = reference_search(game_position(fen), level)
+                bad += any(want[k] != res[k] for k in want)
+        row = (f"| {level} | {statistics.median(nodes):,.0f} | {max(nodes):,} | {statistics.median(cycles):,.0f} | "
+               f"{max(cycles):,} | {statistics.median(cycles) / NES_HZ:.2f} | {max(cycles) / NES_HZ:.2f} | "
+               f"{sum(cycles) / max(1, sum(nodes)):,.0f} |" + (f" {bad} |" if args.check else ""))
+        lines.append(row)
+        print(row, flush=True)
+        if args.profile:
+            prof: Counter = Counter()
+            for fen in fens[:args.profile]:
+                profiled_search(rs, fen, level, prof, starts, names)
+            profiles.append((level, prof))
+    for level, prof in profiles:
+        total = sum(prof.values())
+        lines += ["", f"## Cycle profile, {level} ({args.profile} positions, {total:,} cycles)", "",
+                  "| routine | cycles | share |", "|---|---|---|"]
+        for name, c in prof.most_common(16):
+            lines.append(f"| `{name}` | {c:,} | {100 * c / total:.1f}% |")
+        print("\n".join(lines[-18:]), flush=True)
+    lines += ["", f"(run time {time.time() - t0:.0f} s)"]
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text("\n".join(lines) + "\n")
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except Fault as exc:
+        print(f"error: 6502 fault: {exc}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,122 @@
+"""make/unmake of the ROM's engine: after every make the state equals the
+reference's after the same make, and every unmake restores every byte of
+engine state (board, piece lists, counts, side, clock, key, score, ply,
+move-stack top), over whole random games (hypothesis chooses the games).
+
+A game is played 16 plies at a time (the undo stack holds MAX_PLY = 16):
+at each node every pseudo-legal move is made and unmade (byte-identical
+round trip), then a random legal move is played in both engines (the move
+stack keeps one entry per ply); at the end of each block all the plies are
+unmade back to its first position, byte for byte.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from emu_tests.romengine_positions import suite_fens
+from reference_py.config import load_eval
+from reference_py.evaluate import tables_for
+from reference_py.fen import parse_fen
+from reference_py.search import MAX_PLY
+from tools.romengine import RomEngine, reference_state
+
+SETS = list(load_eval().sets)
+FENS = suite_fens()
+STATS = {"plies": 0, "moves": 0}
+
+
+@pytest.fixture(scope="module")
+def eng() -> RomEngine:
+    return RomEngine()
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1), start=st.integers(0, len(FENS) - 1), vset=st.integers(0, len(SETS) - 1))
+def test_make_unmake_round_trips_over_random_games(eng, seed, start, vset):
+    rng = random.Random(seed)
+    ref = parse_fen(FENS[start], tables_for(SETS[vset]).values)
+    for _block in range(3):                      # up to 48 plies per game
+        ref.rebuild()
+        eng.load(ref, vset)
+        root = eng.raw_state()
+        played = []
+        for ply in range(MAX_PLY):
+            if ply % 2:                          # check state known (eng_is_legal's fast path) or not
+                assert eng.in_check(ref.side) == ref.in_check(ref.side)
+            here = eng.raw_state()
+            moves = eng.generate()
+            assert moves == ref.generate()
+            base = here[-2]                      # ms_top before generate
+            legal = []
+            for i, m in enumerate(moves):
+                eng.make(base + i)
+                ref.make(m)
+                assert eng.state() == reference_state(ref), f"after make {m:04x}"
+                assert eng.byte("eng_ply") == ply + 1
+                ok = not ref.in_check(ref.side ^ 1)
+                assert eng.is_legal() == ok
+                if ok:
+                    legal.append(base + i)
+                ref.unmake()
+                eng.unmake()
+                after = eng.raw_state()
+                assert after[:-2] == here[:-2], f"unmake {m:04x} did not restore the state"
+            eng.poke("ms_top", [base])
+            assert eng.raw_state() == here
+            if not legal:
+                break
+            m = moves[rng.choice(legal) - base]
+            eng.poke("ms_from", [m & 0xFF], offset=base)   # keep one entry per ply:
+            eng.poke("ms_to", [m >> 8], offset=base)       # the played move
+            eng.poke("ms_top", [base + 1])
+            eng.make(base)
+            ref.make(m)
+            played.append(m)
+            STATS["plies"] += 1
+            STATS["moves"] += len(moves)
+            assert eng.state() == reference_state(ref)
+        # unmake the whole block: back to its first position, byte for byte
+        for m in reversed(played):
+            eng.unmake()
+            ref.unmake()
+        eng.poke("ms_top", [0])
+        assert eng.raw_state() == root
+        if not legal:
+            return
+        for m in played:                         # replay in the reference, go on from there
+            ref.make(m)
+
+
+def test_games_were_long_enough():
+    """Runs after the property test (file order): it really walked games."""
+    assert STATS["plies"] >= 100, STATS
+    assert STATS["moves"] >= 3000, STATS
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1), start=st.integers(0, len(FENS) - 1), vset=st.integers(0, len(SETS) - 1))
+def test_rebuild_after_moves_equals_reference(eng, seed, start, vset):
+    """eng_rebuild after a few moves (captures leave holes in the slot
+    lists) gives the reference's canonical Position.rebuild()."""
+    rng = random.Random(seed)
+    ref = parse_fen(FENS[start], tables_for(SETS[vset]).values)
+    eng.load(ref, vset)
+    for _ in range(rng.randrange(1, MAX_PLY)):
+        legal = ref.legal_moves()
+        if not legal:
+            break
+        caps = [m for m in legal if ref.board[m >> 8]]
+        m = rng.choice(caps or legal)
+        eng.poke("ms_from", [m & 0xFF])
+        eng.poke("ms_to", [m >> 8])
+        eng.make(0)
+        ref.make(m)
+    assert eng.state() == reference_state(ref)
+    eng.call("eng_rebuild")
+    ref.rebuild()
+    assert eng.state() == reference_state(ref)
+    assert eng.byte("eng_ply") == 0 and eng.byte("ms_top") == 0
+    assert eng.generate() == ref.generate()

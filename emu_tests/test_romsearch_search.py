@@ -1,0 +1,145 @@
+"""The ROM's search (asm/eng_search.s) returns the same move, score, node
+count, depth and PV as the reference Searcher, for every level, on the fixed
+suite emu_tests/search_suite.fen (101 positions: the 40 bench middlegames,
+openings, endgames, mates, repetitions with game history, single-legal-move
+and no-legal-move positions; python -m emu_tests.make_search_suite writes it).
+
+Cost under py65 (~1.2 M instructions/s): every position at the two weakest
+levels, 8 representative positions at Medium and Hard, 4 at Master (a
+Master middlegame takes about a minute), and 24 random games with repeating
+histories (draws and perpetual checks) at the two weakest levels.  The full
+matrix (the three stronger levels x all positions, well over an hour under
+py65) runs with ROMSEARCH_FULL=1:
+    ROMSEARCH_FULL=1 .venv/bin/python -m pytest emu_tests/test_romsearch_search.py
+The guards of tools/romengine are active in every run (a guard fault fails
+the test)."""
+from __future__ import annotations
+
+import functools
+import os
+
+import pytest
+
+from emu_tests.make_search_suite import read_suite
+from reference_py.search import levels
+from tools.romsearch import RomSearch, game_position, reference_search
+
+SUITE = read_suite()
+LEVELS = [lv.name for lv in levels()]
+WEAK = LEVELS[:2]
+STRONG = LEVELS[2:]
+FULL = os.environ.get("ROMSEARCH_FULL") == "1"
+
+
+def _representative() -> list[int]:
+    """8 positions: 3 middlegames, then one of each other category."""
+    picks = [i for i, (_, _, c) in enumerate(SUITE) if c == "middlegame"][:3]
+    for cat in ("opening", "endgame", "mate", "single", "repetition"):
+        picks.append(next(i for i, (_, _, c) in enumerate(SUITE) if c == cat))
+    return picks
+
+
+REPRESENTATIVE = _representative()
+# the strongest level costs about a minute of py65 time per middlegame: fewer
+STRONGEST_SUBSET = [REPRESENTATIVE[0]] + REPRESENTATIVE[4:7]
+
+
+@pytest.fixture(scope="module")
+def rs() -> RomSearch:
+    return RomSearch()
+
+
+def _check(rs: RomSearch, index: int, level: str) -> None:
+    fen, moves, cat = SUITE[index]
+    pos = game_position(fen, moves)
+    want = reference_search(pos, level)
+    got = rs.search(pos, level)
+    assert {k: got[k] for k in want} == want, f"{cat}: {fen} moves {moves}"
+
+
+def test_suite_covers_the_categories():
+    cats = {c for _, _, c in SUITE}
+    assert len(SUITE) >= 100
+    assert {"middlegame", "opening", "endgame", "mate", "single", "none", "repetition"} <= cats
+
+
+@pytest.mark.parametrize("level", WEAK)
+@pytest.mark.parametrize("index", range(len(SUITE)))
+def test_weak_levels_equal_reference(rs, level, index):
+    _check(rs, index, level)
+
+
+@pytest.mark.parametrize("level", STRONG[:-1])
+@pytest.mark.parametrize("index", REPRESENTATIVE)
+def test_strong_levels_equal_reference(rs, level, index):
+    _check(rs, index, level)
+
+
+@pytest.mark.parametrize("index", STRONGEST_SUBSET)
+def test_strongest_level_equals_reference(rs, index):
+    _check(rs, index, STRONG[-1])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not FULL, reason="the full matrix: ROMSEARCH_FULL=1 (over an hour)")
+@pytest.mark.parametrize("level", STRONG)
+@pytest.mark.parametrize("index", range(len(SUITE)))
+def test_full_matrix_equals_reference(rs, level, index):
+    _check(rs, index, level)
+
+
+@pytest.mark.parametrize("seed", [1, 12345])
+def test_seeds_change_noise_identically(rs, seed):
+    fen, moves, _ = SUITE[0]
+    pos = game_position(fen, moves)
+    for level in LEVELS[:3]:
+        want = reference_search(pos, level, seed)
+        got = rs.search(pos, level, seed)
+        assert {k: got[k] for k in want} == want
+
+
+@functools.lru_cache(maxsize=None)
+def _cycling_games(count: int, seed: int) -> list[tuple[str, list[str]]]:
+    """Random games that often undo the move played two plies before (so the
+    history repeats) and prefer checks (perpetual-check cycles)."""
+    import random
+
+    from emu_tests.romengine_positions import suite_fens
+    from reference_py.board import move_iccs
+    from reference_py.fen import parse_fen
+    rng = random.Random(seed)
+    starts = suite_fens()
+    out = []
+    while len(out) < count:
+        fen = rng.choice(starts)
+        pos = parse_fen(fen)
+        played: list[int] = []
+        for _ in range(rng.randrange(6, 40)):
+            legal = pos.legal_moves()
+            if not legal:
+                break
+            back = [m for m in legal if len(played) >= 2 and m == ((played[-2] >> 8) | ((played[-2] & 0xFF) << 8))]
+            checks = []
+            for m in legal:
+                pos.make(m)
+                if pos.in_check(pos.side):
+                    checks.append(m)
+                pos.unmake()
+            r = rng.random()
+            pool = back if back and r < 0.6 else checks if checks and r < 0.8 else legal
+            m = rng.choice(pool)
+            pos.make(m)
+            played.append(m)
+        if pos.legal_moves():
+            out.append((fen, [move_iccs(m) for m in played]))
+    return out
+
+
+@pytest.mark.parametrize("game", range(24))
+def test_repetition_histories_equal_reference(rs, game):
+    fen, moves = _cycling_games(24, 9)[game]
+    pos = game_position(fen, moves)
+    for level, seed in ((LEVELS[0], game), (LEVELS[1], 0)):
+        want = reference_search(pos, level, seed)
+        got = rs.search(pos, level, seed)
+        assert {k: got[k] for k in want} == want, f"{fen} moves {moves} {level} seed {seed}"

@@ -1,0 +1,122 @@
+"""tools/gen_tables.py: the engine's tables come from the reference, a YAML
+error stops the build with its file:line and writes nothing."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from reference_py import board as B
+from reference_py.config import ConfigError, load_eval, load_levels
+from reference_py.evaluate import value_table
+from reference_py.zobrist import ZOBRIST, ZOBRIST_SIDE
+from tools import build_rom, gen_tables
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def parse_tables(text: str) -> dict[str, list[int]]:
+    """label -> bytes, for the generated .byte tables."""
+    out: dict[str, list[int]] = {}
+    cur = None
+    for line in text.splitlines():
+        m = re.match(r"^(\w+):", line)
+        if m:
+            cur = m.group(1)
+            out[cur] = []
+            continue
+        m = re.match(r"^\s+\.byte (.*?)(;.*)?$", line)
+        if m and cur:
+            body = m.group(1).strip()
+            if body.startswith('"'):
+                out[cur] += list(body.strip('"').encode("ascii"))
+            else:
+                out[cur] += [int(v.strip().lstrip("$"), 16) for v in body.split(",")]
+    return out
+
+
+@pytest.fixture(scope="module")
+def generated():
+    const, data = gen_tables.build()
+    return const, parse_tables(data)
+
+
+def test_square_tables_come_from_board_py(generated):
+    _, t = generated
+    assert t["sq_flags"] == list(B.SQUARE_FLAGS)
+    assert t["sq_of90"] == list(B.PLAYABLE)
+    for s in B.PLAYABLE:
+        assert t["sq90_red"][s] == B.sq90(s, B.RED)
+        assert t["sq90_black"][s] == B.sq90(s, B.BLACK)
+        assert (t["sq_file"][s], t["sq_rank"][s]) == (B.file_of(s), B.rank_of(s))
+
+
+def test_zobrist_and_value_rows(generated):
+    const, t = generated
+    assert f"ZOBRIST_SIDE_LO  = ${ZOBRIST_SIDE & 0xFF:02X}" in const
+    cfg = load_eval()
+    for pk in [k for k in range(16) if k % 8]:
+        for s in B.PLAYABLE:
+            i = s - gen_tables.FIRST_SQ
+            assert t[f"zob_lo_{pk}"][i] | (t[f"zob_hi_{pk}"][i] << 8) == ZOBRIST[pk][s]
+        for si, name in enumerate(cfg.sets):
+            vals = value_table(cfg, cfg.sets[name])
+            for s in B.PLAYABLE:
+                i = s - gen_tables.FIRST_SQ
+                v = t[f"val_lo_{si}_{pk}"][i] | (t[f"val_hi_{si}_{pk}"][i] << 8)
+                assert v == vals[pk][s] & 0xFFFF
+
+
+def test_levels_and_names(generated):
+    _, t = generated
+    levels = load_levels()
+    assert t["lvl_depth"] == [lv.depth for lv in levels]
+    names = bytes(t["lvl_name_text"]).decode()
+    assert len(names) == 8 * len(levels)
+    for i, lv in enumerate(levels):
+        assert names[8 * i:8 * i + 8].strip() == lv.name.upper()[:8].strip()
+
+
+def test_mvv_lva(generated):
+    from reference_py.config import load_search
+    _, t = generated
+    sc = load_search()
+    assert t["mvv_lva"][8 * B.ROOK + B.PAWN] == 128 + 16 * sc.victim_rank[B.ROOK] - sc.attacker_rank[B.PAWN]
+
+
+def broken_config(tmp_path: Path) -> Path:
+    cfg = tmp_path / "config"
+    shutil.copytree(ROOT / "config", cfg)
+    text = (cfg / "difficulty.yaml").read_text().splitlines()
+    line = next(i for i, s in enumerate(text) if "depth:" in s)
+    text[line] = text[line].replace("depth:", "depth: [")
+    (cfg / "difficulty.yaml").write_text("\n".join(text) + "\n")
+    return cfg
+
+
+def test_yaml_error_names_file_and_line_and_writes_nothing(tmp_path):
+    cfg = broken_config(tmp_path)
+    out = tmp_path / "gen"
+    with pytest.raises(ConfigError, match=r"difficulty\.yaml:\d+: "):
+        gen_tables.generate(out, config_dir=cfg)
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_cli_reports_yaml_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(gen_tables, "CONFIG_DIR", broken_config(tmp_path))
+    assert gen_tables.main([str(tmp_path / "gen")]) == 1
+    err = capsys.readouterr().err
+    assert re.match(r"gen_tables\.py: error: .*difficulty\.yaml:\d+: ", err)
+    assert not (tmp_path / "gen").exists()
+
+
+def test_build_stops_on_yaml_error_without_touching_outputs(tmp_path, monkeypatch):
+    monkeypatch.setattr(gen_tables, "CONFIG_DIR", broken_config(tmp_path))
+    monkeypatch.setattr(build_rom, "GEN_DIR", tmp_path / "gen")
+    rom = tmp_path / "x.nes"
+    with pytest.raises(build_rom.BuildError, match=r"difficulty\.yaml:\d+: "):
+        build_rom.build("ours", rom)
+    assert not rom.exists()
+    assert not (tmp_path / "gen").exists()

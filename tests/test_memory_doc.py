@@ -1,0 +1,25 @@
+"""docs/MEMORY.md is the RAM map of the current build (tools/memory_map.py),
+and the budget fits the NES's 2,048 bytes."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tools import memory_map
+from tools.romengine import ensure_rom
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_memory_doc_matches_the_build():
+    ensure_rom()
+    assert (ROOT / "docs" / "MEMORY.md").read_text() == memory_map.render(), \
+        "docs/MEMORY.md is stale: run python -m tools.memory_map --write"
+
+
+def test_budget_fits_and_stack_is_128_bytes():
+    ensure_rom()
+    rows = {r["segment"]: r for r in memory_map.budget_rows()}
+    assert sum(r["size"] for r in rows.values()) == 2048
+    assert all(r["headroom"] >= 0 for r in rows.values())
+    assert rows["STACK"]["range"] == "$0180-$01FF" and rows["STACK"]["used"] == 128
+    assert rows["ENGINE_BSS"]["range"].startswith("$0400")
