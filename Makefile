@@ -15,7 +15,7 @@ ROM_DEP := $(wildcard asm/*.s asm/*.inc) asm/xiangqi.cfg $(wildcard assets/*.png
            $(wildcard tools/*.py tools/asm/*.py) $(wildcard config/*.yaml) \
            $(wildcard reference_py/*.py)
 
-.PHONY: all rom rom-check art setup test bench match play clean
+.PHONY: all rom rom-check art setup test test-full bench rom-bench match play clean
 
 all: rom
 
@@ -43,8 +43,17 @@ art: $(STAMP)
 test: $(STAMP) $(ROM)
 	$(PY) -m pytest tests emu_tests
 
+# Also the full ROM-vs-reference search matrix (every level, 101 positions; over an hour).
+test-full: $(STAMP) $(ROM)
+	ROMSEARCH_FULL=1 $(PY) -m pytest tests emu_tests
+
 bench: $(STAMP) $(ROM)
 	$(PY) -m bench.engine_bench
+
+# The ROM engine under py65: rules-core cycles, then search time per level.
+rom-bench: $(STAMP) $(ROM)
+	$(PY) -m bench.rom_bench
+	$(PY) -m bench.rom_search_bench --check
 
 # Self-play between adjacent levels (slow: tens of minutes).
 match: $(STAMP)

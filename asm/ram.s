@@ -1,26 +1,23 @@
 ; ram.s: every byte of RAM the game uses.  The NES has 2 KiB at $0000-$07FF
 ; and the cartridge adds none (NROM).
 ;
-; Budget (bytes; docs/MEMORY.md lists every variable with its address, is
-; generated from the linker map by tools/memory_map.py and is checked
-; against the build by tests/test_memory_doc.py):
+; Budget (bytes).  docs/MEMORY.md lists every variable with its address; it is
+; generated from the linker map by tools/memory_map.py and checked against the
+; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
-;   zero page       $0000-$00FF   222   256    34
-;     locals          $00-$0F      16         (LOCAL-16 scratch, see global.inc)
-;     UI                           12         NMI/PPU state 6, pads 4, cursor 2
-;     engine position              91         piece_sq 32, piece_kind 32, counts 16,
-;                                             side, clock, key 2, score 2, ply,
-;                                             ms_top, vset, vbase, chk
-;     engine per ply               97         undo 5 x 16, ply_first 17
-;     engine perft                  6         perft_count 4, perft_leaf, perft_ovf
-;   engine per ply  $0100-$017F   122   128     6   killers 32, rep_key_lo 80, rep_check 10
+;   zero page       $0000-$00FF   254   256     2   locals 16, UI 12, engine
+;                                                   position 91, undo 5 x 16,
+;                                                   ply_first 17, perft 6,
+;                                                   search alpha 22 + cursor 10
+;   engine per ply  $0100-$017F   122   128     6   killers/search scalars 32,
+;                                                   rep_key_lo 80, rep_check 10
 ;   stack           $0180-$01FF   128   128     0   hardware stack, floor $0180
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
 ;   UI BSS          $0300-$0380   129   129     0   vram_queue 64 + 1, attr_shadow 64
 ;   engine, page 3  $0381-$03FF   122   127     5   rep_key_hi 80, pv_table 42
-;   engine          $0400-$07FF  1000  1024    24   board 154, move stack 3 x 192,
-;                                                   history 270
-;   total                        1979  2048    69
+;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
+;                                                   history 270, search 24
+;   total                        2035  2048    13
 ;
 ; The linker config (xiangqi.cfg) places each segment; a segment that
 ; outgrows its area is a link error, so the budget cannot silently overflow.

@@ -13,7 +13,7 @@ Measures, on bench/middlegames.fen (40 middlegames) and the perft suite
     search and perft call eng_in_check first) and not known (full test);
   * eng_perft: leaf nodes per NES second (1.789773 MHz) per suite position
     at --perft-depth (default 3);
-  * the RAM budget as built (from the linker map rom/xiangqi.json).
+  * the RAM budget as built (from the linker map rom/xiangqi.map.json).
 Cycles are py65's count (mpu.processorCycles), page crossings included.
 """
 from __future__ import annotations
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     if total_n:
         print(f"  all     : {total_n:>9} leaves {total_c:>12} cycles {total_c / total_n:>7.1f} /leaf "
               f"{total_n / (total_c / NES_HZ):>6.0f} leaves/s")
-    print("RAM as built (rom/xiangqi.json)")
+    print("RAM as built (rom/xiangqi.map.json)")
     for row in res["ram"]:
         print(f"  {row['area']:<16} {row['range']:<12} used {row['used']:>5} of {row['size']:>5}"
               f"  headroom {row['headroom']:>4}")

@@ -14,7 +14,7 @@ Steps:
   2. Assemble and link asm/*.s (sorted by name: the link order) with
      asm/xiangqi.cfg.
        ours: python -m tools.asm asm/*.s -I asm -I build/gen -C asm/xiangqi.cfg -o ROM
-             plus rom/xiangqi.mlb, rom/xiangqi.json (map), rom/xiangqi.lst
+             plus rom/xiangqi.mlb, rom/xiangqi.map.json (map), rom/xiangqi.lst
              and the FCEUX label files rom/xiangqi.nes.*.nl
        ca65: ca65 -I asm -I build/gen asm/X.s -o build/X.o for each file, then
              ld65 -C asm/xiangqi.cfg -o ROM -m build/xiangqi.map
@@ -124,7 +124,7 @@ def link_ours(rom: Path) -> None:
         stem = rom.with_suffix("")
         cmd = [sys.executable, "-m", "tools.asm", *map(rel, sources()), *include_args(),
                "-C", rel(CONFIG), "-o", str(tmp), "-q", "--nl",
-               "--mlb", str(stem) + ".mlb", "--map", str(stem) + ".json",
+               "--mlb", str(stem) + ".mlb", "--map", str(stem) + ".map.json",
                "-l", str(stem) + ".lst"]
         run(cmd, "python -m tools.asm")
         os.replace(tmp, rom)

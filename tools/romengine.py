@@ -10,7 +10,7 @@ suite line).  Errors: one line on stderr, exit status 2 (bad input) or 1
 
 How it works: the PRG of rom/xiangqi.nes is mapped at $8000-$FFFF of a bare
 py65 6502 (no PPU, no APU: the engine needs none) and the addresses come
-from the linker's JSON map (rom/xiangqi.json).  `call(name)` pushes the
+from the linker's JSON map (rom/xiangqi.map.json).  `call(name)` pushes the
 address of `eng_host_stop` - 1 as a return address, jumps to the routine
 and runs until its final RTS lands on eng_host_stop.
 
@@ -50,7 +50,7 @@ from reference_py.board import PLAYABLE, move_iccs  # noqa: E402
 from reference_py.position import Position  # noqa: E402
 
 ROM = ROOT / "rom" / "xiangqi.nes"
-MAP = ROOT / "rom" / "xiangqi.json"
+MAP = ROOT / "rom" / "xiangqi.map.json"
 PRG_START, PRG_SIZE = 0x8000, 0x8000
 ENGINE_RAM_SEGMENTS = ("ZEROPAGE", "ENGINE_PLY", "STACK", "ENGINE_LO", "ENGINE_BSS")
 STACK_FLOOR = 0x0180
