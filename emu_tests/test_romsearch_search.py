@@ -143,3 +143,17 @@ def test_repetition_histories_equal_reference(rs, game):
         want = reference_search(pos, level, seed)
         got = rs.search(pos, level, seed)
         assert {k: got[k] for k in want} == want, f"{fen} moves {moves} {level} seed {seed}"
+
+
+def test_romengine_cli_offers_search(capsys):
+    """`python -m tools.romengine search` answers like the reference, plus cycles."""
+    import json
+    from tools import romengine
+    fen = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1"
+    assert romengine.main(["search", fen, "--level", "Easy"]) == 0
+    rom = json.loads(capsys.readouterr().out)
+    from reference_py.__main__ import main as ref_main
+    assert ref_main(["search", fen, "--level", "Easy"]) == 0
+    ref = json.loads(capsys.readouterr().out)
+    assert rom.pop("cycles") > 0 and rom.pop("seconds") > 0
+    assert rom == ref

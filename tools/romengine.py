@@ -532,6 +532,12 @@ def cmd_perft_suite(args, eng: RomEngine) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args_in = sys.argv[1:] if argv is None else argv
+    if args_in and args_in[0] in ("search", "eval"):
+        # The search and evaluation commands live in tools.romsearch; offer
+        # them here too, so the ROM's driver has the reference's full CLI.
+        from tools.romsearch import main as romsearch_main
+        return romsearch_main(args_in)
     from reference_py.__main__ import UsageError
     from reference_py.config import ConfigError
     from reference_py.fen import FenError
@@ -546,6 +552,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("file")
     s.add_argument("--max-depth", type=int, default=0)
     s.set_defaults(func=cmd_perft_suite)
+    sub.add_parser("search", help="search a position (see python -m tools.romsearch search -h)")
+    sub.add_parser("eval", help="static evaluation (see python -m tools.romsearch eval -h)")
     args = p.parse_args(argv)
     try:
         eng = RomEngine()
