@@ -2,7 +2,7 @@
 
 This is the executable specification of the ROM's search (docs/ENGINE.md,
 "Search").  It is written the way the 6502 runs it: 8-bit ordering keys,
-an 8-bit history table of 4 x 90 entries, two killers per ply, 16-bit
+an 8-bit history table of 3 x 90 entries, two killers per ply, 16-bit
 scores, a node counter that stops the search at the level's cap, and a
 16-bit Galois LFSR for the weaker levels' noise.  Python integers never
 overflow here because every score is bounded well inside 16 bits; the
@@ -22,7 +22,7 @@ from .rules import DRAW_PLIES, GAME_WINDOW
 MATE = 30000
 INF = 32000
 MATE_BOUND = MATE - 100          # |score| above this is a mate score
-MAX_PLY = 16                     # per-ply arrays; depth + qdepth <= 14 by config
+MAX_PLY = 16                     # per-ply arrays; depth <= 6 and qdepth <= 8 by config
 HISTORY_CLASSES = 3              # rook, cannon, everything else
 HISTORY_SIZE = HISTORY_CLASSES * 90
 KEY_PV = 255
