@@ -105,6 +105,32 @@ done:
   sta rv+1
 .endmacro
 
+;; The move loop's head, shared by ab_node and q_node: the first pass takes
+;; the pick score_moves already found, later passes (at `loop`) pick the
+;; highest key left; both land at `picked` with Y = the move-stack index, or
+;; jump to `loop_end` when the node's list is exhausted.  Defines the labels
+;; to_loop_end, loop and picked in the calling .proc.
+.macro NEXT_PICK
+  ldx eng_ply
+  lda s_cur,x
+  cmp ply_first+1,x
+  bcs to_loop_end
+  tay
+  jsr pick_first       ; score_moves found the first pick
+  jmp picked
+to_loop_end:
+  jmp loop_end
+loop:
+  ldx eng_ply
+  lda s_cur,x
+  cmp ply_first+1,x
+  bcc :+
+  jmp loop_end
+: tay
+  jsr pick
+picked:
+.endmacro
+
 .segment "RODATA"
 ; start of PV row p in pv_from / pv_to
 pv_row:
@@ -1084,24 +1110,7 @@ generated:
   ldx eng_ply
   jsr score_moves
   ; ---- the moves
-  ldx eng_ply
-  lda s_cur,x
-  cmp ply_first+1,x
-  bcs to_loop_end
-  tay
-  jsr pick_first       ; score_moves found the first pick
-  jmp picked
-to_loop_end:
-  jmp loop_end
-loop:
-  ldx eng_ply
-  lda s_cur,x
-  cmp ply_first+1,x
-  bcc :+
-  jmp loop_end
-: tay
-  jsr pick
-picked:
+  NEXT_PICK
   ldx eng_ply
   lda s_flags,x
   and #<~(S_F_QUIET | S_F_CCHECK | S_F_CPV)
@@ -1353,24 +1362,7 @@ generated:
   jsr key_setup
   ldx eng_ply
   jsr score_moves
-  ldx eng_ply
-  lda s_cur,x
-  cmp ply_first+1,x
-  bcs to_loop_end
-  tay
-  jsr pick_first       ; score_moves found the first pick
-  jmp picked
-to_loop_end:
-  jmp loop_end
-loop:
-  ldx eng_ply
-  lda s_cur,x
-  cmp ply_first+1,x
-  bcc :+
-  jmp loop_end
-: tay
-  jsr pick
-picked:
+  NEXT_PICK
   ldx eng_ply
   lda s_flags,x
   bmi make             ; in check: no delta pruning
