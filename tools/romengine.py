@@ -538,9 +538,6 @@ def main(argv: list[str] | None = None) -> int:
         # them here too, so the ROM's driver has the reference's full CLI.
         from tools.romsearch import main as romsearch_main
         return romsearch_main(args_in)
-    from reference_py.__main__ import UsageError
-    from reference_py.config import ConfigError
-    from reference_py.fen import FenError
     p = argparse.ArgumentParser(prog="python -m tools.romengine",
                                 description="The ROM's 6502 engine under py65 (same commands as reference_py)")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -555,9 +552,17 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("search", help="search a position (see python -m tools.romsearch search -h)")
     sub.add_parser("eval", help="static evaluation (see python -m tools.romsearch eval -h)")
     args = p.parse_args(argv)
+    return run_cli(lambda: args.func(args, RomEngine()))
+
+
+def run_cli(body) -> int:
+    """Run a command body with the drivers' error policy: bad input is one
+    `error:` line and exit 2, a 6502 fault exit 1, never a traceback."""
+    from reference_py.__main__ import UsageError
+    from reference_py.config import ConfigError
+    from reference_py.fen import FenError
     try:
-        eng = RomEngine()
-        return args.func(args, eng)
+        return body()
     except (FenError, UsageError, ConfigError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -39,7 +39,7 @@ from reference_py.config import load_eval  # noqa: E402
 from reference_py.position import Position  # noqa: E402
 from reference_py.rules import GAME_WINDOW  # noqa: E402
 from reference_py.search import MATE, level_by_name, levels  # noqa: E402
-from tools.romengine import MAP, ROM, Fault, RomEngine  # noqa: E402
+from tools.romengine import MAP, ROM, RomEngine, run_cli  # noqa: E402
 
 NES_HZ = 1_789_773
 SEARCH_LIMIT = 400_000_000      # cycles per eng_search call (about 220 s of NES time)
@@ -158,8 +158,6 @@ def reference_search(pos: Position, level: str, seed: int = 0) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     from reference_py.__main__ import UsageError
-    from reference_py.config import ConfigError
-    from reference_py.fen import FenError
     p = argparse.ArgumentParser(prog="python -m tools.romsearch",
                                 description="The ROM's 6502 evaluation and search under py65")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -173,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--set", default=None, help="weight set (default: the first)")
     e.add_argument("--moves", nargs="*")
     args = p.parse_args(argv)
-    try:
+
+    def run() -> int:
         pos = game_position(args.fen, args.moves)
         if args.cmd == "search":
             try:
@@ -192,14 +191,8 @@ def main(argv: list[str] | None = None) -> int:
             score, cycles = rs.eval(pos, name)
             print(json.dumps({"eval": score, "cycles": cycles}))
         return 0
-    except (FenError, UsageError, ConfigError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except Fault as exc:
-        print(f"error: 6502 fault: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+
+    return run_cli(run)
 
 
 if __name__ == "__main__":
