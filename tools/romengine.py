@@ -122,6 +122,16 @@ def ensure_rom() -> None:
         build_rom.build("ours", ROM)
 
 
+def cycle_table() -> list[int]:
+    """py65's base cycles per opcode, corrected: py65 counts DEC abs ($CE)
+    as 3 cycles where the 6502 takes 6.  Every other documented opcode's
+    base count and page-cross rule agrees with the NMOS 6502 table
+    (checked by emu_tests/test_romengine_guards.py)."""
+    table = list(MPU.cycletime)
+    table[0xCE] = 6
+    return table
+
+
 class Cpu:
     """A bare 6502 with the guards, running one PRG image."""
 
@@ -142,6 +152,7 @@ class Cpu:
         mem[PRG_START:PRG_START + PRG_SIZE] = list(prg)
         self.mem = mem
         self.mpu = MPU(memory=mem, pc=stop)
+        self.mpu.cycletime = cycle_table()
         self.base_sp = 0xFF
         self.cycles = 0              # cycles of the last call
         self.total_cycles = 0
