@@ -17,12 +17,16 @@
 COLOR_WOOD      = $27   ; board wood, the universal background colour
 COLOR_LINE      = $07   ; grid lines, frame, river text
 COLOR_FACE      = $30   ; piece face (white: the brightest, clearest on a TV)
-COLOR_MARK_FACE = $3A   ; piece face when marked (selected / last move)
+COLOR_MARK_FACE = $3A   ; piece face when marked (the last move)
+COLOR_MARK_LINE = $1A   ; grid lines of a marked square (the last move's origin)
 COLOR_INK       = $0F   ; black: panel text, black pieces
 COLOR_RED       = $16   ; red pieces
 COLOR_CURSOR_OUTLINE = $0F
 COLOR_CURSOR_FILL    = $21   ; sky blue: a colour nothing else uses
 COLOR_CURSOR_LIGHT   = $31
+COLOR_SEL_OUTLINE    = $0F   ; selection frame and legal-move dots: green
+COLOR_SEL_FILL       = $2A
+COLOR_SEL_LIGHT      = $3A
 
 .segment "RODATA"
 
@@ -30,10 +34,10 @@ palette_table:
   .byte COLOR_WOOD, COLOR_LINE, COLOR_FACE, COLOR_INK        ; 0 board
   .byte COLOR_WOOD, COLOR_LINE, COLOR_FACE, COLOR_RED        ; 1 red pieces
   .byte COLOR_WOOD, COLOR_LINE, COLOR_FACE, COLOR_INK        ; 2 black pieces
-  .byte COLOR_WOOD, COLOR_LINE, COLOR_MARK_FACE, COLOR_INK   ; 3 marked
-  .byte COLOR_WOOD, COLOR_CURSOR_OUTLINE, COLOR_CURSOR_FILL, COLOR_CURSOR_LIGHT  ; sprites 0
-  .byte COLOR_WOOD, COLOR_CURSOR_OUTLINE, COLOR_CURSOR_FILL, COLOR_CURSOR_LIGHT
-  .byte COLOR_WOOD, COLOR_CURSOR_OUTLINE, COLOR_CURSOR_FILL, COLOR_CURSOR_LIGHT
+  .byte COLOR_WOOD, COLOR_MARK_LINE, COLOR_MARK_FACE, COLOR_INK   ; 3 marked (ink: set_mark_ink)
+  .byte COLOR_WOOD, COLOR_CURSOR_OUTLINE, COLOR_CURSOR_FILL, COLOR_CURSOR_LIGHT  ; sprites 0: cursor
+  .byte COLOR_WOOD, COLOR_SEL_OUTLINE, COLOR_SEL_FILL, COLOR_SEL_LIGHT           ; 1: selection, dots
+  .byte COLOR_WOOD, COLOR_CURSOR_OUTLINE, COLOR_RED, COLOR_FACE                  ; 2: spinner
   .byte COLOR_WOOD, COLOR_CURSOR_OUTLINE, COLOR_CURSOR_FILL, COLOR_CURSOR_LIGHT
 PALETTE_SIZE = * - palette_table
 
@@ -89,7 +93,6 @@ text_level:
 ; The level name under " LEVEL  " comes from lvl_name_text (generated from
 ; config/difficulty.yaml by tools/gen_tables.py): see draw_level_name.
 LEVEL_NAME_VRAM = NAMETABLE_0 + (LEVEL_MROW * 2 + 1) * 32 + PANEL_LEFT_COL
-LEVEL_SHOWN_AT_BOOT = 0   ; the weakest level until the menu exists
 
 text_ptr_lo:
   .lobytes text_side_red, text_side_black, text_to_move, text_level
@@ -160,7 +163,7 @@ src = local+0           ; 2 bytes
   jsr draw_text
   ldx #TEXT_LEVEL
   jsr draw_text
-  lda #LEVEL_SHOWN_AT_BOOT
+  lda ui_level
   jsr draw_level_name
   jmp vram_flush
 .endproc
@@ -470,3 +473,26 @@ count = local+1
   jmp vram_queue_end
 .endproc
 .assert LEVEL_NAME_LEN = 8, error, "draw_level_name multiplies by 8"
+
+;;
+; Sets the ink (colour 3) of PAL_MARK to a side's colour, so that a marked
+; piece keeps its side's colour (queues one palette byte).
+; @param A side: 0 Red, 1 Black
+; Uses local+13.  Clobbers A, X, Y.
+.proc set_mark_ink
+  tay
+  lda mark_ink,y
+  sta local+13
+  lda #1
+  ldx #>(PALETTE_RAM + PAL_MARK * 4 + 3)
+  ldy #<(PALETTE_RAM + PAL_MARK * 4 + 3)
+  jsr vram_queue_begin
+  lda local+13
+  sta vram_queue,x
+  inx
+  jmp vram_queue_end
+.endproc
+
+.segment "RODATA"
+mark_ink:
+  .byte COLOR_RED, COLOR_INK

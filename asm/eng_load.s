@@ -157,6 +157,17 @@ sq     = local+12
 ;   stack is emptied and eng_ply = 0.
 ; Uses local+0..12.  Clobbers A, X, Y.
 .proc eng_rebuild
+  jsr eng_compact
+  jmp eng_load
+.endproc
+
+;;
+; Writes the compact form of the current board into eng_load_buf (90 bytes,
+; side*8+kind per square, index rank*9+file), eng_load's input.  The game
+; layer (game_rules.s) edits it to take a move back.
+; Input: a position (board, piece_kind).  Output: eng_load_buf.
+; Clobbers A, X, Y.  Cycles: about 2,400.
+.proc eng_compact
   ldy #89
 @square:
   ldx sq_of90,y
@@ -171,5 +182,5 @@ sq     = local+12
   sta eng_load_buf,y
   dey
   bpl @square
-  jmp eng_load
+  rts
 .endproc

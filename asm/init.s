@@ -6,12 +6,13 @@
 .segment "CODE"
 
 ;;
-; Reset vector.  Puts the machine in a known state, draws the whole screen
-; (empty board and panel) with rendering off, then turns NMI on and jumps to
-; the main loop; the first NMI turns rendering on.
+; Reset vector.  Puts the machine in a known state and jumps to the main
+; loop with rendering and NMI off (main draws the title, then turns them on).
+; A reset in the middle of a search lands here too: the stack, all RAM and
+; the screen start over, so it always comes back cleanly to the title.
 ; Order: IRQs off, decimal off, APU frame IRQ off, stack, PPU off, DMC IRQ off,
-; vblank wait 1, clear RAM (and hide all sprites), vblank wait 2 (the PPU is
-; now warm), palette, nametable, attributes, panel text.
+; vblank wait 1, clear RAM (and hide all sprites), sound (silent), vblank
+; wait 2 (the PPU is now warm), palette.
 ; Never returns.
 .proc reset_handler
   sei                   ; no IRQs (NROM has no IRQ source; the APU has two)
@@ -44,21 +45,14 @@
   inx
   bne @clear_ram
   jsr ppu_clear_oam     ; $0200 page: every sprite hidden (Y = $FF)
+  jsr sound_init        ; APU: pulse 1 and noise on and silent
 
 @vblank_wait_2:
   bit PPUSTATUS
   bpl @vblank_wait_2
 
-  ; The PPU is ready; rendering is still off, so VRAM can be written freely.
+  ; The PPU is ready.  Rendering and NMI stay off: main draws the title
+  ; first, then turns them on (screen_on).
   jsr load_palette
-  jsr board_view_init   ; empty board and panel text
-
-  ; Turn on NMI now; the first NMI turns rendering on (PPUMASK from the shadow).
-  lda #MASK_BG | MASK_SPR | MASK_BG_LEFT | MASK_SPR_LEFT
-  sta ppu_mask_shadow
-  lda #CTRL_NMI | CTRL_SPR_1000 | CTRL_NT_2000
-  sta ppu_ctrl_shadow
-  bit PPUSTATUS         ; no NMI right away if we are inside a vblank
-  sta PPUCTRL
   jmp main
 .endproc

@@ -1,127 +1,131 @@
-; main.s: the main loop.  It owns all game logic; the NMI only services the
-; frame.  Each pass: read the pads, act, update the shadow OAM and the VRAM
-; queue, then wait_frame hands both to the next NMI.
+; main.s: the main loop and the screen state machine.
+;
+; The main loop owns all game logic; the NMI only services the frame.  Each
+; pass: read the pads, then either run the one search the screens asked for
+; (ui_think) or the handler of the current screen (ui_screen), then
+; wait_frame hands the shadow OAM and the VRAM queue to the next NMI.
+;
+; game_think is called from here, at the loop's own stack depth (S = $FD
+; inside it), because the engine may use 48 of the 64 stack bytes: the
+; screens never call it themselves, they set ui_think and return.
+; States and transitions: docs/UI.md.
 
 .include "nes.inc"
 .include "global.inc"
 .include "tiles.inc"
 
-CURSOR_START_FILE = 4   ; e
-CURSOR_START_RANK = 3   ; Red's middle pawn
-CURSOR_OAM        = 0   ; the cursor uses sprites 0-3
-
 .segment "CODE"
 
 ;;
-; Entry from reset_handler (NMI on, rendering turned on by the first NMI,
-; the empty board on screen).  Sets the pieces up, then runs the loop.
-; Never returns.
+; Entry from reset_handler (RAM cleared, rendering and NMI off, palette
+; loaded).  Shows the title, then runs the loop.  Never returns.
 .proc main
-  lda #CURSOR_START_FILE
-  sta cursor_file
-  lda #CURSOR_START_RANK
-  sta cursor_rank
-  jsr place_cursor
-  jsr draw_start_position   ; through the VRAM queue, a few frames
+  jsr title_enter
 @loop:
   jsr read_pads
-  jsr move_cursor
-  jsr place_cursor
+  lda ui_screen         ; the demo: any button, even between two searches
+  cmp #UI_SCREEN_ATTRACT
+  bne @think
+  lda pad_held
+  ora busy_pads         ; or a tap during the last search (the NMI saw it)
+  beq @think
+  jsr title_enter
+  jmp @frame
+@think:
+  lda ui_think
+  beq @screen
+  jsr think_begin
+  lda #0                ; a hint and the demo play at the weakest level
+  ldx ui_think
+  cpx #UI_THINK_HINT
+  beq @level
+  ldx ui_screen
+  cpx #UI_SCREEN_ATTRACT
+  beq @level
+  lda ui_level
+@level:
+  jsr game_think        ; A = from, X = to; seconds to tens of seconds
+  pha
+  txa
+  pha
+  jsr think_end
+  pla
+  tax
+  pla
+  jsr play_after_think
+  jmp @frame
+@screen:
+  jsr run_screen
+@frame:
+  lda ui_screen
+  beq @no_sprites       ; the title has no sprites
+  jsr board_sprites
+@no_sprites:
   jsr wait_frame
   jmp @loop
 .endproc
 
 ;;
-; Moves the board cursor one square per newly pressed direction on pad 1,
-; stopping at the board edges.  Up = towards Black (rank + 1).
-; Clobbers A.
-.proc move_cursor
-  lda pad_pressed
-  and #KEY_UP
-  beq @not_up
-  lda cursor_rank
-  cmp #BOARD_RANKS - 1
-  bcs @not_up
-  inc cursor_rank
-@not_up:
-  lda pad_pressed
-  and #KEY_DOWN
-  beq @not_down
-  lda cursor_rank
-  beq @not_down
-  dec cursor_rank
-@not_down:
-  lda pad_pressed
-  and #KEY_LEFT
-  beq @not_left
-  lda cursor_file
-  beq @not_left
-  dec cursor_file
-@not_left:
-  lda pad_pressed
-  and #KEY_RIGHT
-  beq @not_right
-  lda cursor_file
-  cmp #BOARD_FILES - 1
-  bcs @not_right
-  inc cursor_file
-@not_right:
-  rts
+; Calls the handler of the current screen (ui_screen).
+; Clobbers A, X, Y, locals (whatever the handler does).
+.proc run_screen
+  ldx ui_screen
+  lda screen_lo,x
+  sta local+0
+  lda screen_hi,x
+  sta local+1
+  jmp (local+0)
 .endproc
 
 ;;
-; Writes the cursor's 4 sprites (a 22x22 frame of corner brackets, one tile
-; flipped four ways) around the square under the cursor.
-; Uses local+0 (x), local+1 (y).  Clobbers A, X.
-.proc place_cursor
-pos_x = local+0
-pos_y = local+1
-  lda cursor_file
-  clc
-  adc #BOARD_MCOL
-  asl a
-  asl a
-  asl a
-  asl a
-  sta pos_x             ; (BOARD_MCOL + file) * 16
-  ldx cursor_rank
-  lda rank_mrow,x
-  asl a
-  asl a
-  asl a
-  asl a
-  sec
-  sbc #1                ; OAM Y is one line above the sprite
-  sta pos_y
+; Before a search: shows the clock in the panel (under the side), hides the
+; cursor and the dots, puts the spinner sprite up, flushes the VRAM queue,
+; then sets ui_busy so that the NMI animates both while the main loop is
+; inside game_think.
+; Clobbers A, X, Y, locals.
+.proc think_begin
+  lda #0
+  sta think_frames
+  sta think_secs
+  jsr panel_think       ; "  00 SEC"
+  jsr ppu_clear_oam     ; no cursor while the computer thinks
+  lda #THINK_Y - 1
+  sta oam + SPINNER_OAM + OAM_Y
+  lda #SPR_TILE_SPINNER
+  sta oam + SPINNER_OAM + OAM_TILE
+  lda #SPINNER_PAL
+  sta oam + SPINNER_OAM + OAM_ATTR
+  lda #THINK_X
+  sta oam + SPINNER_OAM + OAM_X
+  jsr wait_frame        ; the queue is out: the NMI may now write VRAM itself
+  lda #0
+  sta busy_pads
+  lda #1
+  sta ui_busy
+  rts
+.endproc
+THINK_X = PANEL_LEFT_COL * 8
+THINK_Y = THINK_ROW * 8
+SPINNER_PAL = 2         ; sprite palette 2 (red)
 
-  ldx #0
-@sprite:
-  lda pos_y
-  clc
-  adc corner_dy,x
-  sta oam + CURSOR_OAM * 4 + OAM_Y,x
-  lda #SPR_TILE_CURSOR
-  sta oam + CURSOR_OAM * 4 + OAM_TILE,x
-  lda corner_attr,x
-  sta oam + CURSOR_OAM * 4 + OAM_ATTR,x
-  lda pos_x
-  clc
-  adc corner_dx,x
-  sta oam + CURSOR_OAM * 4 + OAM_X,x
-  inx
-  inx
-  inx
-  inx
-  cpx #16
-  bne @sprite
+;;
+; After a search: clears ui_busy (the NMI stops touching VRAM), then reads
+; the pads once so that buttons pressed during the search are not taken as
+; new presses, and clears the clock row.
+; Clobbers A, X, Y, locals.
+.proc think_end
+  lda #0
+  sta ui_busy           ; (ui_think stays: play_after_think reads it)
+  jsr read_pads
+  jsr read_pads
+  lda #$FF
+  sta oam + SPINNER_OAM + OAM_Y
   rts
 .endproc
 
 .segment "RODATA"
-; per sprite, at 4-byte steps so X can index them like OAM.  The corners sit
-; 3 px outside the 16x16 square (a 22x22 frame): near = -3, far = 16 - 8 + 3.
-CURSOR_NEAR = $100 - 3
-CURSOR_FAR  = 11
-corner_dy:   .byte CURSOR_NEAR, 0, 0, 0,  CURSOR_NEAR, 0, 0, 0,  CURSOR_FAR, 0, 0, 0,  CURSOR_FAR
-corner_dx:   .byte CURSOR_NEAR, 0, 0, 0,  CURSOR_FAR, 0, 0, 0,   CURSOR_NEAR, 0, 0, 0,  CURSOR_FAR
-corner_attr: .byte 0, 0, 0, 0,  OAM_FLIP_H, 0, 0, 0,  OAM_FLIP_V, 0, 0, 0,  OAM_FLIP_H | OAM_FLIP_V
+screen_lo:
+  .lobytes title_update, play_update, pause_update, over_update, play_update
+screen_hi:
+  .hibytes title_update, play_update, pause_update, over_update, play_update
+.assert UI_SCREEN_ATTRACT = 4, error, "screen table order"

@@ -164,3 +164,43 @@ VRAM_QUEUE_FLAG_DOWN = $80   ; in the address high byte: PPUDATA + 32
   bne @loop
   rts
 .endproc
+
+;;
+; Turns the screen off for a redraw: waits for the next vblank (if NMI is
+; on), then turns rendering and NMI off, so the caller may write VRAM
+; directly (vram_flush then copies the queue at once).
+; Clobbers A.
+.proc screen_off
+  lda ppu_ctrl_shadow
+  bpl @nmi_off
+  jsr wait_frame        ; returns early in vblank
+@nmi_off:
+  lda #0
+  sta ppu_mask_shadow
+  sta PPUMASK
+  lda ppu_ctrl_shadow
+  and #$FF - CTRL_NMI
+  sta ppu_ctrl_shadow
+  sta PPUCTRL
+  rts
+.endproc
+
+;;
+; Turns the screen back on after screen_off: NMI on with the given PPUCTRL
+; bits, scroll 0, rendering on from the next NMI (which this waits for).
+; @param A PPUCTRL bits without CTRL_NMI (pattern tables, nametable)
+; Clobbers A.
+.proc screen_on
+  ora #CTRL_NMI
+  sta ppu_ctrl_shadow
+  lda #0
+  sta scroll_x
+  sta scroll_y
+  sta frame_ready       ; the queue was flushed directly
+  lda #MASK_BG | MASK_SPR | MASK_BG_LEFT | MASK_SPR_LEFT
+  sta ppu_mask_shadow
+  bit PPUSTATUS         ; no NMI at once if the vblank flag is up
+  lda ppu_ctrl_shadow
+  sta PPUCTRL
+  jmp wait_frame
+.endproc

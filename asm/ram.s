@@ -5,19 +5,22 @@
 ; generated from the linker map by tools/memory_map.py and checked against the
 ; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
-;   zero page       $0000-$00FF   254   256     2   locals 16, UI 12, engine
+;   zero page       $0000-$00FF   256   256     0   locals 16, UI 14, engine
 ;                                                   position 91, undo 5 x 16,
 ;                                                   ply_first 17, perft 6,
 ;                                                   search alpha 22 + cursor 10
-;   engine per ply  $0100-$017F   122   128     6   killers/search scalars 32,
+;   engine per ply  $0100-$0179   122   122     0   killers/search scalars 32,
 ;                                                   rep_key_lo 80, rep_check 10
-;   stack           $0180-$01FF   128   128     0   hardware stack, floor $0180
+;   UI, page 1      $017A-$01BF    64    70     6   game record 46, sound 6,
+;                                                   screens 12
+;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
+;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
 ;   UI BSS          $0300-$0380   129   129     0   vram_queue 64 + 1, attr_shadow 64
 ;   engine, page 3  $0381-$03FF   122   127     5   rep_key_hi 80, pv_table 42
 ;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
 ;                                                   history 270, search 24
-;   total                        2035  2048    13
+;   total                        2037  2048    11
 ;
 ; The linker config (xiangqi.cfg) places each segment; a segment that
 ; outgrows its area is a link error, so the budget cannot silently overflow.
@@ -37,6 +40,8 @@ pad_held:        .res 2    ; buttons down now: A B Sel St U D L R (bit 7..0)
 pad_pressed:     .res 2    ; buttons down now but not last frame
 cursor_file:     .res 1    ; 0-8 = a-i
 cursor_rank:     .res 1    ; 0-9, 0 = Red's back rank
+think_frames:    .res 1    ; NMI: frames of the current second while ui_busy
+think_secs:      .res 1    ; NMI: seconds thought, packed BCD (99 at most)
 
 ; ======================= ENGINE (zero page) ===============================
 ; The position (docs/ENGINE_ROM.md): same fields as reference_py/position.py.
@@ -77,8 +82,46 @@ rep_key_lo:      .res REP_RING_ENTRIES  ; repetition ring: key low bytes
 rep_check:       .res (REP_RING_ENTRIES + 7) / 8  ; in-check bit per ring entry
 ; ==========================================================================
 
+.segment "UI_PAGE1"
+; ======================= UI and game ($0100-$01BF after the engine) ========
+; ---- game rules (asm/game_rules.s): the game record around the engine
+game_ply:        .res 2    ; plies played in this game (16-bit)
+game_rep_top:    .res 1    ; index of the current position in the repetition ring
+game_nmoves:     .res 1    ; number of legal moves game_gen_legal listed
+game_last_from:  .res 1    ; the last ply played (padded squares), 0 = none
+game_last_to:    .res 1    ; (its destination)
+game_captured:   .res 1    ; side*8+kind the last ply captured, 0 = none
+game_check:      .res 1    ; 1: the side to move is in check
+game_seed:       .res 2    ; the next search's seed (the UI may stir it)
+game_last_seed:  .res 2    ; the seed the last game_think used (for the tests)
+game_undo_n:     .res 1    ; plies that can be taken back (<= GAME_UNDO_PLIES)
+game_undo_head:  .res 1    ; next record entry to write
+game_undo_from:  .res GAME_UNDO_PLIES  ; take-back record: from square
+game_undo_to:    .res GAME_UNDO_PLIES  ; to square
+game_undo_cap:   .res GAME_UNDO_PLIES  ; captured side*8+kind, 0 = none
+game_undo_clock: .res GAME_UNDO_PLIES  ; eng_clock before the ply
+; ---- sound (asm/sound.s)
+sfx_pos:         .res 2    ; sound: offset of each channel's next step in sfx_data (pulse 1, noise)
+sfx_timer:       .res 2    ; sound: frames left of each channel's step, 0 = idle (pulse 1, noise)
+sfx_prio:        .res 2    ; sound: priority of the effect on each channel (pulse 1, noise)
+; ---- screens (title, board, menus; asm/main.s, ui_*.s; docs/UI.md)
+ui_screen:       .res 1    ; UI_SCREEN_*: title, play, pause, game over, attract
+ui_busy:         .res 1    ; nonzero while game_think runs (the NMI animates)
+ui_players:      .res 1    ; human mask: bit 0 Red is human, bit 1 Black is human
+ui_level:        .res 1    ; level index 0 .. LEVEL_COUNT-1 of the computer
+ui_sel:          .res 1    ; padded square of the picked-up piece, 0 = none
+ui_result:       .res 1    ; game_outcome's A at the end (UI_RESULT_RESIGN: resigned)
+ui_winner:       .res 1    ; 0 Red, 1 Black, GAME_NO_WINNER
+ui_menu:         .res 1    ; item under the menu cursor (title, pause menu)
+ui_repeat:       .res 1    ; D-pad key repeat: frames to the next repeat
+ui_idle:         .res 1    ; title: idle time in 8-frame units; end screens: timer
+ui_think:        .res 1    ; UI_THINK_*: what the main loop's next game_think is for
+ui_oam_rot:      .res 1    ; first shadow-OAM slot of this frame (x 4; cycles)
+busy_pads:       .res 1    ; nonzero: a button was down during the last search (NMI)
+; ==========================================================================
+
 .segment "STACK"
-stack_floor:     .res 128  ; the 6502 stack, S starts at $FF and must stay >= $7F
+stack_floor:     .res 64   ; the 6502 stack, S starts at $FF; the engine stays >= $01D0
 
 .segment "OAM"
 oam:             .res 256  ; shadow OAM, copied by OAM DMA in every NMI
@@ -96,6 +139,9 @@ pv_table:        .res 42   ; search: triangular PV and the result (asm/search.in
 
 .segment "ENGINE_BSS"
 ; ======================= ENGINE ($0400-) ==================================
+; UI overlay: between two searches (never across game_think) the board
+; screen keeps its snapshot of the drawn pieces in history[0..89]
+; (ui_board.s, drawn[]); eng_search re-initialises history anyway.
 board:           .res BOARD_SIZE          ; padded 11x14 mailbox, page-aligned
 ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
 ms_to:           .res MOVE_STACK_ENTRIES
@@ -112,7 +158,8 @@ s_lfsr:          .res 2                   ; search: seed (input), then the noise
 ; Checked at link time: the fixed places the code relies on.
 .assert local = $0000, error, "locals must start the zero page"
 .assert oam = $0200, error, "shadow OAM must be page $02 (OAM DMA)"
-.assert stack_floor = STACK_FLOOR, error, "the stack must be $0180-$01FF"
+.assert stack_floor = STACK_FLOOR, error, "the stack must be $01C0-$01FF"
+.assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "tools/romengine's ENGINE_STACK_RESERVE is 16"
 .assert board = $0400, error, "board must start page $04 (no page crossing in board,x)"
 .assert piece_kind >= $10, error, "piece_kind-$10,x must be a zero-page operand"
 .assert piece_sq >= $10, error, "piece_sq-$10,x must be a zero-page operand"

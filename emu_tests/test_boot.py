@@ -1,11 +1,14 @@
-"""Boot the ROM in cynes and check the first screen: board, 32 pieces, cursor.
+"""Boot the ROM in cynes: the title screen, then a game's first screen
+(board, 32 pieces, cursor, panel) and the cursor's key repeat.
 
-Also saves docs/screenshots/boot.png (rewritten only when the picture changes).
+Also saves docs/screenshots/boot.png (the title) and docs/screenshots/game.png
+(the board after Start), rewritten only when the picture changes.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import numpy as np
@@ -13,20 +16,27 @@ import pytest
 from PIL import Image
 
 cynes = pytest.importorskip("cynes")
-from cynes import NES, NES_INPUT_RIGHT, NES_INPUT_UP  # noqa: E402
+from cynes import NES, NES_INPUT_RIGHT, NES_INPUT_START, NES_INPUT_UP  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOT = ROOT / "docs" / "screenshots" / "boot.png"
+GAME_SCREENSHOT = ROOT / "docs" / "screenshots" / "game.png"
+MAP = ROOT / "rom" / "xiangqi.map.json"
 
 # Layout (asm/tiles.inc): file f, rank r -> 16x16 cell at metatile
 # (1 + f, 2 + (9 - r) + (1 if r <= 4 else 0)).
 BOARD_MCOL, BOARD_MROW = 1, 2
 OAM = 0x0200
+SPR_TILE_CURSOR = 0x01
 
 START = {  # rank -> 9 files, upper case = red, lower case = black, . = empty
     9: "rheakaehr", 8: ".........", 7: ".c.....c.", 6: "p.p.p.p.p", 5: ".........",
     4: ".........", 3: "P.P.P.P.P", 2: ".C.....C.", 1: ".........", 0: "RHEAKAEHR",
 }
+
+
+def labels(rom_path) -> dict[str, int]:
+    return json.loads(MAP.read_text())["labels"]
 
 
 def cell_origin(f: int, r: int) -> tuple[int, int]:
@@ -57,16 +67,63 @@ def classify(frame: np.ndarray, f: int, r: int) -> str:
     return "?"
 
 
+def press(nes, button: int, frames: int = 6) -> None:
+    nes.controller = button
+    nes.step(frames)
+    nes.controller = 0
+    nes.step(4)
+
+
+def cursor_sprites(nes) -> list[tuple[int, int]]:
+    """(x, y) of the cursor's corner sprites (tile $01, sprite palette 0):
+    the board's sprites change OAM slots every frame (flicker rotation)."""
+    out = []
+    for i in range(64):
+        y, tile, attr, x = (nes[OAM + 4 * i + k] for k in range(4))
+        if tile == SPR_TILE_CURSOR and attr & 3 == 0 and y < 0xEF:
+            out.append((x, y))
+    return out
+
+
 @pytest.fixture(scope="module")
-def booted(rom_path):
+def title(rom_path):
     nes = NES(str(rom_path))
-    frame = nes.step(120)
+    frame = nes.step(60)
     return nes, np.array(frame)
 
 
-def test_does_not_crash(booted):
+@pytest.fixture(scope="module")
+def booted(rom_path):
+    """Boot, press Start on the title (1 player as Red, level 0): the board."""
+    nes = NES(str(rom_path))
+    nes.step(60)
+    press(nes, NES_INPUT_START, frames=3)
+    frame = nes.step(60)
+    return nes, np.array(frame)
+
+
+def test_does_not_crash(title, booted):
+    assert not title[0].has_crashed
+    assert not booted[0].has_crashed
+
+
+def test_boot_shows_the_title(title, rom_path):
+    nes, frame = title
+    lab = labels(rom_path)
+    assert nes[lab["ui_screen"]] == 0                      # UI_SCREEN_TITLE
+    red, black, *_ = masks(frame[24:80, 64:192])           # 象棋 in red
+    assert red.sum() > 400
+    _, black, *_ = masks(frame[88:104, 64:192])            # XIANGQI in black
+    assert black.sum() > 200
+    assert not any(nes[OAM + 4 * i] < 0xEF for i in range(64)), "no sprites on the title"
+
+
+def test_start_begins_a_game(booted, rom_path):
     nes, _ = booted
-    assert not nes.has_crashed
+    lab = labels(rom_path)
+    assert nes[lab["ui_screen"]] == 1                      # UI_SCREEN_PLAY
+    assert nes[lab["ui_players"]] == 1 and nes[lab["ui_level"]] == 0
+    assert nes[lab["eng_side"]] == 0 and nes[lab["ui_busy"]] == 0
 
 
 def test_starting_position_is_drawn(booted):
@@ -90,9 +147,7 @@ def test_cursor_sprite_visible_around_e3(booted):
     x, y = cell_origin(4, 3)
     assert xs.min() >= x - 3 and xs.max() <= x + 18
     assert ys.min() >= y - 3 and ys.max() <= y + 18
-    # all four corner sprites are in OAM
-    for i in range(4):
-        assert nes[OAM + 4 * i + 1] == 0x01
+    assert len(cursor_sprites(nes)) == 4                   # all four corners in OAM
 
 
 def test_status_panel_says_red_to_move(booted):
@@ -101,38 +156,48 @@ def test_status_panel_says_red_to_move(booted):
     assert red.sum() > 50
 
 
-def press(nes, button: int, frames: int = 6) -> None:
-    nes.controller = button
-    nes.step(frames)
-    nes.controller = 0
-    nes.step(4)
-
-
-def test_cursor_moves_one_square_per_press(rom_path):
+def test_cursor_moves_one_square_per_press_and_repeats(rom_path):
+    lab = labels(rom_path)
     nes = NES(str(rom_path))
     nes.step(60)
-    x0, y0 = nes[OAM + 3], nes[OAM + 0]
-    press(nes, NES_INPUT_RIGHT, frames=20)       # held: still one square
-    assert nes[OAM + 3] == x0 + 16 and nes[OAM + 0] == y0
+    press(nes, NES_INPUT_START, frames=3)
+    nes.step(60)
+    f0, r0 = nes[lab["cursor_file"]], nes[lab["cursor_rank"]]
+    (x0, y0) = min(cursor_sprites(nes))
+    press(nes, NES_INPUT_RIGHT, frames=10)       # held 10 frames: one square
+    assert (nes[lab["cursor_file"]], nes[lab["cursor_rank"]]) == (f0 + 1, r0)
+    assert min(cursor_sprites(nes)) == (x0 + 16, y0)
     press(nes, NES_INPUT_UP)                     # rank 3 -> 4 (same side of the river)
-    assert nes[OAM + 0] == y0 - 16
+    assert nes[lab["cursor_rank"]] == r0 + 1
+    assert min(cursor_sprites(nes)) == (x0 + 16, y0 - 16)
+    # held: again after 16 frames, then every 4 (frames 16, 20, 24 after the press)
+    nes.controller = NES_INPUT_UP
+    nes.step(25)
+    nes.controller = 0
+    nes.step(4)
+    assert nes[lab["cursor_rank"]] == r0 + 1 + 4
     for _ in range(12):                          # clamps at the top edge (rank 9)
         press(nes, NES_INPUT_UP)
+    assert nes[lab["cursor_rank"]] == 9
     x_top, y_top = cell_origin(5, 9)
-    assert (nes[OAM + 3], nes[OAM + 0]) == (x_top - 3, y_top - 3 - 1)
+    assert min(cursor_sprites(nes)) == (x_top - 3, y_top - 3 - 1)
     assert not nes.has_crashed
 
 
-def test_screenshot_saved(booted):
-    _, frame = booted
+def _save(path: Path, frame: np.ndarray) -> None:
     img = Image.fromarray(frame.astype(np.uint8), "RGB")
-    if SCREENSHOT.exists():
-        with Image.open(SCREENSHOT) as old:
+    if path.exists():
+        with Image.open(path) as old:
             if np.array_equal(np.array(old.convert("RGB")), frame):
                 return
-    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    img.save(SCREENSHOT, optimize=True)
-    assert SCREENSHOT.exists()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    img.save(path, optimize=True)
+
+
+def test_screenshots_saved(title, booted):
+    _save(SCREENSHOT, title[1])
+    _save(GAME_SCREENSHOT, booted[1])
+    assert SCREENSHOT.exists() and GAME_SCREENSHOT.exists()
 
 
 def test_build_is_reproducible(tmp_path):

@@ -16,10 +16,10 @@ def test_memory_doc_matches_the_build():
         "docs/MEMORY.md is stale: run python -m tools.memory_map --write"
 
 
-def test_budget_fits_and_stack_is_128_bytes():
+def test_budget_fits_and_stack_is_64_bytes():
     ensure_rom()
     rows = {r["segment"]: r for r in memory_map.budget_rows()}
     assert sum(r["size"] for r in rows.values()) == 2048
     assert all(r["headroom"] >= 0 for r in rows.values())
-    assert rows["STACK"]["range"] == "$0180-$01FF" and rows["STACK"]["used"] == 128
+    assert rows["STACK"]["range"] == "$01C0-$01FF" and rows["STACK"]["used"] == 64
     assert rows["ENGINE_BSS"]["range"].startswith("$0400")

@@ -10,6 +10,7 @@ Writes:
   assets/bg.png           background tiles, 128x128 indexed (256 tiles)
   assets/sprites.png      sprite tiles, 128x128 indexed (256 tiles)
   asm/board_nametable.s   the empty board screen: 960 tile bytes + 64 attribute bytes
+  asm/title_nametable.s   the title screen (nametable + attributes), RLE-compressed
   asm/tiles.inc           tile numbers and screen layout constants used by the asm
 
 Colour-index convention (tools/chr.py reads the indexes of the indexed PNGs;
@@ -28,6 +29,20 @@ Background tile map (tile number = position in bg.png, 16 per row):
   $60-$97    pieces, 4 tiles each (top-left, top-right, bottom-left, bottom-right),
              red K A E H R C P then black K A E H R C P
   $A0-...    board tiles (grid, palace, marks, river, frame, title), deduplicated
+
+Sprite tile map (pattern table $1000; the title screen also uses it as its
+background pattern table, so it holds a copy of the font):
+  $00        blank
+  $01        cursor corner (top-left; flipped for the other three)
+  $02        legal-destination dot
+  $03        thinking spinner (a quarter disc; flipped four ways it turns)
+  $20-$5F    the 8x8 font again (title text, drawn by code as ASCII)
+  $60-...    title art (big 象棋, big XIANGQI, frame), deduplicated
+
+Title nametable RLE (asm/title_nametable.s, decoded by ui_title.s): a
+sequence of runs, each a control byte c then data: c = 0 ends the data;
+c = 1-127: c literal bytes follow; c = $81-$FF: one byte follows, repeated
+c - $80 times.  The 1,024 decoded bytes are the nametable then attributes.
 """
 
 from __future__ import annotations
@@ -62,6 +77,17 @@ PANEL_RIGHT_COL = 29  # last tile column of the text area
 TITLE_MROW = 2        # 象棋 in red, metatile columns 12-13
 STATUS_MROW = 5       # side to move, tile rows 10-11
 LEVEL_MROW = 7        # level name, tile rows 14-15
+MOVE_ROW = 17         # panel: "MOVE  12", tile row (a separator above it)
+THINK_ROW = 2 * STATUS_MROW + 1  # panel: thinking time, under the side to move
+HISTORY_ROW = 19      # panel: first row of the last moves (every 2 rows)
+HISTORY_ROWS = 4
+MENU_ROW = 17         # panel: pause menu, first row (items every 2 rows)
+
+# Title screen (tile rows / columns)
+TITLE_ART_BASE = 0x60 # first sprite-table tile of the title art
+TITLE_MENU_ROW = 17   # first menu item row (items every 2 rows: players, level, start)
+TITLE_LABEL_COL = 7   # menu labels
+TITLE_VALUE_COL = 16  # menu values (drawn by code)
 
 # The 14 piece characters, red then black, in piece-type order
 # K(ing) A(dvisor) E(lephant) H(orse) R(ook) C(annon) P(awn).
@@ -312,7 +338,7 @@ def draw_board() -> Canvas:
     mid = (PANEL_LEFT_COL * 8 + (PANEL_RIGHT_COL + 1) * 8) // 2
     s.blit(t, mid - len(t[0]) // 2 + 1, TITLE_MROW * 16 + 20, INK)
     # separators between the title, status and level blocks
-    for y in (STATUS_MROW * 16 - 9, LEVEL_MROW * 16 - 9):
+    for y in (STATUS_MROW * 16 - 9, LEVEL_MROW * 16 - 9, MOVE_ROW * 8 - 5):
         s.hline(PANEL_LEFT_COL * 8 + 4, (PANEL_RIGHT_COL + 1) * 8 - 5, y, LINE)
     return s
 
@@ -362,6 +388,121 @@ CURSOR_CORNER = [
     "1111....",
     "........",
 ]
+
+
+# Legal-destination dot (sprite tile $02): a 5x5 disc, centre at (2, 2),
+# so the sprite goes at the intersection minus (2, 2).
+DOT = [
+    ".111....",
+    "12221...",
+    "12321...",
+    "12221...",
+    ".111....",
+    "........",
+    "........",
+    "........",
+]
+# Thinking spinner (sprite tile $03): a quarter of a 16x16 ring in the
+# top-left; flipped H, H+V, V it goes round.
+SPINNER = [
+    "....1111",
+    "..112222",
+    ".1222222",
+    ".1222111",
+    "12221...",
+    "12221...",
+    "12221...",
+    "12221...",
+]
+
+
+def big_cjk_mask(ch: str, size: int):
+    """A big glyph of the vector WenQuanYi Zen Hei (mono), trimmed."""
+    f = ImageFont.truetype(CJK_FONT, size, index=0)
+    img = Image.new("L", (size * 2, size * 2), 0)
+    d = ImageDraw.Draw(img)
+    d.fontmode = "1"
+    d.text((4, 4), ch, font=f, fill=255)
+    img = img.crop(img.getbbox())
+    w, h = img.size
+    px = img.load()
+    return [[px[x, y] > 127 for x in range(w)] for y in range(h)]
+
+
+def scale_mask(m, k: int):
+    return [[v for v in row for _ in range(k)] for row in m for _ in range(k)]
+
+
+def draw_title() -> tuple[Canvas, list[list[int]]]:
+    """The title screen (256x240) and its palette per metatile (16x15)."""
+    s = Canvas(256, 240, WOOD)
+    pal = [[0] * 16 for _ in range(15)]
+    frame(s, 4, 4, 251, 235)
+    # 象棋, 48 px glyphs, red (palette 1) with a brown shadow
+    glyph_top = 24
+    for i, ch in enumerate("象棋"):
+        g = big_cjk_mask(ch, 44)
+        cx = 128 + (i * 2 - 1) * 30
+        x0 = cx - len(g[0]) // 2
+        y0 = glyph_top + (48 - len(g)) // 2
+        s.blit(g, x0 + 2, y0 + 2, LINE)
+        s.blit(g, x0, y0, INK)
+    for mr in range(1, 5):
+        for mc in range(4, 12):
+            pal[mr][mc] = 1
+    # XIANGQI in the 8x8 font at double size
+    t = scale_mask(text_mask("XIANGQI"), 2)
+    x0 = 128 - (len(t[0]) - 2) // 2
+    s.blit(t, x0 + 1, 89, LINE)
+    s.blit(t, x0, 88, INK)
+    # small lines: subtitle, menu labels, prompt
+    def text(row, col, string):
+        s.blit(text_mask(string), col * 8, row * 8, INK)
+    text(14, 9, "CHINESE  CHESS")
+    for k, label in enumerate(("PLAYERS", "LEVEL", "START")):
+        text(TITLE_MENU_ROW + 2 * k, TITLE_LABEL_COL, label)
+    text(25, 5, "D-PAD: CHOOSE  A: PLAY")
+    return s, pal
+
+
+def rle(data: bytes) -> bytes:
+    """The RLE of the module docstring."""
+    out = bytearray()
+    i, lit = 0, bytearray()
+
+    def flush():
+        while lit:
+            chunk = lit[:127]
+            out.append(len(chunk))
+            out.extend(chunk)
+            del lit[:127]
+    while i < len(data):
+        j = i
+        while j < len(data) and data[j] == data[i] and j - i < 127:
+            j += 1
+        if j - i >= 3:
+            flush()
+            out += bytes((0x80 + j - i, data[i]))
+            i = j
+        else:
+            lit.append(data[i])
+            i += 1
+    flush()
+    out.append(0)
+    return bytes(out)
+
+
+def attribute_bytes(pal) -> bytes:
+    out = bytearray(64)
+    for ay in range(8):
+        for ax in range(8):
+            v = 0
+            for q, (dx, dy) in enumerate(((0, 0), (1, 0), (0, 1), (1, 1))):
+                r = ay * 2 + dy
+                if r < len(pal):
+                    v |= pal[r][ax * 2 + dx] << (2 * q)
+            out[ay * 8 + ax] = v
+    return bytes(out)
 
 
 def build():
@@ -414,6 +555,43 @@ def build():
     for y, row in enumerate(CURSOR_CORNER):   # tile $01: cursor corner (top-left)
         for x, ch in enumerate(row):
             sp[y][8 + x] = 0 if ch == "." else int(ch)
+    for n, art in ((2, DOT), (3, SPINNER)):
+        for y, row in enumerate(art):
+            for x, ch in enumerate(row):
+                sp[y][n * 8 + x] = 0 if ch == "." else int(ch)
+    # the font again at $20-$5F (ink = colour 3), for the title's background
+    for code in range(0x20, 0x60):
+        ch = chr(code)
+        if ch in FONT:
+            ox, oy = (code % 16) * 8, (code // 16) * 8
+            for y, row in enumerate(font_mask(ch)):
+                for x, on in enumerate(row):
+                    if on:
+                        sp[oy + y][ox + x] = INK
+    # the title art from $60, deduplicated against everything above
+    title, tpal = draw_title()
+    spr_ids = {}
+    for n in range(0x60):
+        tile = tuple(tuple(sp[(n // 16) * 8 + y][(n % 16) * 8:(n % 16) * 8 + 8]) for y in range(8))
+        if n in (0, ) or 0x20 <= n < 0x60:
+            spr_ids.setdefault(tile, n)
+    tnt = bytearray()
+    tnext = TITLE_ART_BASE
+    for ty in range(30):
+        for tx in range(32):
+            tile = title.tile(tx, ty)
+            if tile not in spr_ids:
+                if tnext > 0xFF:
+                    sys.exit("make_art.py: too many distinct title tiles")
+                spr_ids[tile] = tnext
+                ox, oy = (tnext % 16) * 8, (tnext // 16) * 8
+                for y in range(8):
+                    for x in range(8):
+                        sp[oy + y][ox + x] = tile[y][x]
+                tnext += 1
+            tnt.append(spr_ids[tile])
+    tnt += attribute_bytes(tpal)
+    write_title(rle(bytes(tnt)), tnext)
     spr.putdata([c for row in sp for c in row])
     spr.save(ROOT / "assets" / "sprites.png", optimize=True)
 
@@ -449,6 +627,29 @@ def write_nametable(nt: bytes) -> None:
     (ROOT / "asm" / "board_nametable.s").write_text("\n".join(lines))
 
 
+def write_title(data: bytes, next_free: int) -> None:
+    lines = [
+        "; Generated by tools/make_art.py (draw_title).",
+        "; Do not edit: change tools/make_art.py and run it again.",
+        ";",
+        "; The title screen: 960 tile numbers (sprite pattern table $1000, which",
+        "; the title uses for its background) then 64 attribute bytes, RLE-",
+        f"; compressed to {len(data)} bytes (format in tools/make_art.py; decoded by",
+        "; title_draw in ui_title.s).  Title art tiles: "
+        f"${TITLE_ART_BASE:02X}-${next_free - 1:02X}.",
+        "",
+        ".export title_rle",
+        "",
+        '.segment "RODATA"',
+        "title_rle:",
+    ]
+    for i in range(0, len(data), 16):
+        lines.append("  .byte " + ",".join(f"${b:02X}" for b in data[i:i + 16]))
+    lines.append("")
+    (ROOT / "asm" / "title_nametable.s").write_text("\n".join(lines))
+    print(f"make_art.py: title {len(data)} bytes RLE, tiles ${TITLE_ART_BASE:02X}-${next_free - 1:02X}")
+
+
 def write_tiles_inc(next_free: int) -> None:
     text = f"""; Generated by tools/make_art.py: tile numbers and screen layout of the art.
 ; Do not edit: change tools/make_art.py and run it again.
@@ -463,6 +664,8 @@ BOARD_TILE_BASE   = ${BOARD_TILE_BASE:02X}  ; board tiles ${BOARD_TILE_BASE:02X}
 ; ---- sprite tiles (pattern table $1000)
 SPR_TILE_BLANK    = $00
 SPR_TILE_CURSOR   = $01  ; top-left corner; flipped for the other three
+SPR_TILE_DOT      = $02  ; legal destination: 5x5 disc centred at (2, 2)
+SPR_TILE_SPINNER  = $03  ; thinking spinner, one quarter (flipped 4 ways)
 
 ; ---- layout, in 16x16 metatiles (the attribute grid)
 BOARD_MCOL        = {BOARD_MCOL}   ; metatile column of file a
@@ -473,6 +676,16 @@ STATUS_MROW       = {STATUS_MROW}   ; side to move: tile rows {2 * STATUS_MROW}-
 LEVEL_MROW        = {LEVEL_MROW}   ; level name: tile rows {2 * LEVEL_MROW}-{2 * LEVEL_MROW + 1}
 PANEL_LEFT_COL    = {PANEL_LEFT_COL}  ; panel text area, tile columns
 PANEL_RIGHT_COL   = {PANEL_RIGHT_COL}
+MOVE_ROW          = {MOVE_ROW}  ; panel tile rows: move number
+THINK_ROW         = {THINK_ROW}  ; thinking time
+HISTORY_ROW       = {HISTORY_ROW}  ; last moves: {HISTORY_ROWS} rows, every 2 rows
+HISTORY_ROWS      = {HISTORY_ROWS}
+MENU_ROW          = {MENU_ROW}  ; pause menu, items every 2 rows
+
+; ---- title screen (tile rows and columns; art in title_nametable.s)
+TITLE_MENU_ROW    = {TITLE_MENU_ROW}  ; players, level, start: every 2 rows
+TITLE_LABEL_COL   = {TITLE_LABEL_COL}
+TITLE_VALUE_COL   = {TITLE_VALUE_COL}
 """
     (ROOT / "asm" / "tiles.inc").write_text(text)
 

@@ -22,10 +22,10 @@ RAM_S = ROOT / "asm" / "ram.s"
 DOC = ROOT / "docs" / "MEMORY.md"
 RAM_END = 0x0800
 UI_ZP = {"nmi_count", "frame_ready", "ppu_ctrl_shadow", "ppu_mask_shadow", "scroll_x", "scroll_y",
-         "pad_held", "pad_pressed", "cursor_file", "cursor_rank"}
-AREA_NAMES = {"ZEROPAGE": "zero page", "ENGINE_PLY": "engine per ply", "STACK": "hardware stack",
+         "pad_held", "pad_pressed", "cursor_file", "cursor_rank", "think_frames", "think_secs"}
+AREA_NAMES = {"ZEROPAGE": "zero page", "ENGINE_PLY": "engine per ply", "UI_PAGE1": "UI, page 1", "STACK": "hardware stack",
               "OAM": "shadow OAM", "BSS": "UI BSS", "ENGINE_LO": "engine, page 3", "ENGINE_BSS": "engine"}
-OWNER = {"ENGINE_PLY": "engine", "STACK": "CPU", "OAM": "UI", "BSS": "UI", "ENGINE_LO": "engine",
+OWNER = {"ENGINE_PLY": "engine", "UI_PAGE1": "UI", "STACK": "CPU", "OAM": "UI", "BSS": "UI", "ENGINE_LO": "engine",
          "ENGINE_BSS": "engine"}
 
 
@@ -142,8 +142,8 @@ def render(map_path: Path = MAP) -> str:
     for r in rows:
         lines.append(f"| {r['area']} (`{r['segment']}`) | {r['range']} | {r['used']} | {r['size']} | {r['headroom']} |")
     lines += [f"| **total** | $0000-$07FF | {used} | {total} | {total - used} |", "",
-              f"Engine-owned bytes: {eng_bytes}; UI-owned: {ui_bytes}; the stack takes 128 "
-              "(floor $0180, checked by tools/romengine) and the 16 locals are shared scratch.", "",
+              f"Engine-owned bytes: {eng_bytes}; UI-owned: {ui_bytes}; the stack takes 64 "
+              "($01C0-$01FF; the engine alone stays above $01D0, checked by tools/romengine) and the 16 locals are shared scratch.", "",
               "## Variables", "",
               "| address | size | name | owner | purpose |", "|---|---:|---|---|---|"]
     for v in variables(map_path):

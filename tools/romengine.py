@@ -26,8 +26,11 @@ they fire):
   * a write outside engine RAM: the store and read-modify-write opcodes
     with a 16-bit or indirect address check their effective address first;
   * a jump or return into RAM, an RTI;
-  * a stack overflow: JSR, PHA and PHP check S against the declared floor
-    ($0180, i.e. S must stay >= $7F);
+  * a stack overflow: JSR, PHA and PHP check S against the engine's floor,
+    ENGINE_STACK_RESERVE bytes above the declared stack segment ($01D0 for a
+    stack at $01C0, i.e. S must stay >= $CF): the engine, entered at S = $FF,
+    may use 48 bytes and the last 16 are the UI's (its calls into the
+    engine and the NMI);
   * a runaway routine: a cycle limit per call.
 """
 from __future__ import annotations
@@ -53,7 +56,8 @@ ROM = ROOT / "rom" / "xiangqi.nes"
 MAP = ROOT / "rom" / "xiangqi.map.json"
 PRG_START, PRG_SIZE = 0x8000, 0x8000
 ENGINE_RAM_SEGMENTS = ("ZEROPAGE", "ENGINE_PLY", "STACK", "ENGINE_LO", "ENGINE_BSS")
-STACK_FLOOR = 0x0180
+STACK_FLOOR = 0x01D0              # ENGINE_STACK_FLOOR in asm/global.inc
+ENGINE_STACK_RESERVE = 16         # bytes of the stack segment kept for the UI and the NMI
 LOCALS_END = 0x0010               # $00-$0F: LOCAL-16 scratch
 DEFAULT_LIMIT = 2_000_000_000     # cycles per call
 PERFT_LIMIT = 200_000_000_000     # eng_perft: perft 4 of the suite's biggest takes ~4.5e9
@@ -211,7 +215,7 @@ class Cpu:
             table[op] = checked_store(op, mode)
 
         floor = self.stack_floor
-        floor_sp = (floor - 0x101) & 0xFF             # lowest S after a push: $7F for $0180
+        floor_sp = (floor - 0x101) & 0xFF             # lowest S after a push: $CF for $01D0
 
         def pushing(op):
             orig = table[op]
@@ -322,7 +326,7 @@ class RomEngine:
         prg = data[16:16 + PRG_SIZE]
         labels, ranges, self.map = load_map(map_path)
         self.labels = labels
-        floor = self.map["segments"]["STACK"]["start"]      # the declared stack floor
+        floor = self.map["segments"]["STACK"]["start"] + ENGINE_STACK_RESERVE   # the engine's floor
         self.cpu = Cpu(prg, ranges, labels, labels["eng_host_stop"], seed, stack_floor=floor)
         self.mem = self.cpu.mem
         s = labels

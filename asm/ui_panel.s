@@ -1,0 +1,528 @@
+; ui_panel.s: the texts of the game screens: the status panel on the right
+; of the board (whose turn, check, thinking clock, move number, the last
+; moves), the pause menu, the game-over message over the river, and the
+; title's menu values.  Everything goes through the VRAM queue, so it works
+; with NMI on (one frame per queue-full) and off (copied at once).
+;
+; Panel rows (tile columns 22-29, tiles.inc):
+;   10 " RED    " / " BLACK  "      side to move (draw_side_to_move)
+;   11 " TO MOVE" / " CHECK! " / " OVER   " /
+;      "  07 SEC"                   THINK_ROW: while thinking; the NMI writes
+;                                   the digits, the spinner turns at its left
+;   14 " LEVEL  " / " DEMO   "      15 the level name
+;   17 "MOVE  12"                   MOVE_ROW
+;   19, 21, 23, 25                  HISTORY_ROW: the last 4 plies, newest
+;                                   at the bottom, " 12 H2E2" in the
+;                                   mover's colour
+;   17, 19, ... 25                  MENU_ROW: the pause menu instead
+
+.include "nes.inc"
+.include "global.inc"
+.include "tiles.inc"
+.include "eng.inc"
+
+; text ids (ui_text): order of the tables at the end
+T_P1_RED     = 0
+T_P1_BLACK   = 1
+T_P2         = 2
+T_TO_MOVE    = 3
+T_CHECK      = 4
+T_CLOCK      = 5
+T_MOVE       = 6
+T_OVER       = 7
+T_DEMO       = 8
+T_GAME       = 9
+T_RESUME     = 10        ; the pause menu: T_RESUME + item
+T_RED_WINS   = 15        ; + winner (0 Red, 1 Black, 2 draw)
+T_CHECKMATE  = 18        ; + result - 1 (GAME_CHECKMATE .. UI_RESULT_RESIGN)
+PAUSE_ITEMS  = 5
+
+PANEL_ROW_VRAM = NAMETABLE_0 + PANEL_LEFT_COL
+RESULT_COL     = 3       ; the result lines over the river: tile columns 3-17
+RESULT_VRAM    = NAMETABLE_0 + RIVER_MROW * 64 + RESULT_COL
+
+.segment "CODE"
+
+;;
+; Queues one text of the table below.
+; @param X text id (T_*)
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc ui_text
+ptr = local+0
+  lda text_lo,x
+  sta ptr
+  lda text_hi,x
+  sta ptr+1
+  ldy #0
+  lda (ptr),y           ; address high
+  tax
+  iny
+  lda (ptr),y           ; address low
+  pha
+  iny
+  lda (ptr),y           ; length
+  pha
+  lda ptr               ; the characters follow the 3-byte header
+  clc
+  adc #3
+  sta ptr
+  bcc :+
+  inc ptr+1
+: pla
+  sta local+2
+  pla
+  tay
+  lda local+2
+  ; fall through to put_text
+.endproc
+
+;;
+; Queues a string as one VRAM entry (so it appears in one frame).
+; @param local+0/1 pointer to the characters (ASCII = font tiles)
+; @param A length (1-60)
+; @param X, Y VRAM address high, low
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc put_text
+ptr   = local+0
+count = local+2
+  sta count
+  jsr vram_queue_begin
+  ldy #0
+@char:
+  lda (ptr),y
+  sta vram_queue,x
+  inx
+  iny
+  cpy count
+  bne @char
+  jmp vram_queue_end
+.endproc
+
+;;
+; Sets the palette of a horizontal run of metatiles, two at a time (whole
+; attribute bytes, only the half of metatile row mrow), queued as one entry.
+; @param A palette (PAL_*)
+; @param X metatile row 0-14
+; @param Y first attribute column 0-7 (metatile columns 2Y, 2Y+1, ...)
+; @param local+12 number of attribute bytes (1-8)
+; Uses local+12..15.  Clobbers A, X, Y.
+.proc attr_span
+count = local+12
+fill  = local+13
+mask  = local+14
+index = local+15
+  stx mask
+  tax
+  lda palette_fill,x
+  sta fill
+  lda mask              ; mrow
+  lsr a
+  php                   ; C = bottom half
+  asl a
+  asl a
+  asl a
+  sty index
+  ora index
+  sta index             ; attribute byte (mrow / 2) * 8 + column
+  lda #$0F
+  plp
+  bcc :+
+  lda #$F0
+: sta mask
+  lda index
+  clc
+  adc #<ATTRIBUTE_0
+  tay
+  lda count
+  ldx #>ATTRIBUTE_0
+  jsr vram_queue_begin
+  ldy index
+@byte:
+  lda attr_shadow,y
+  eor fill
+  and mask
+  eor attr_shadow,y     ; old ^ ((old ^ fill) & mask): only this half changes
+  sta attr_shadow,y
+  sta vram_queue,x
+  inx
+  iny
+  dec count
+  bne @byte
+  jmp vram_queue_end
+.endproc
+
+;;
+; Writes a 16-bit number as 3 characters, right-aligned with spaces,
+; modulo 1000 (digits beyond the hundreds are dropped).
+; @param local+12/13 the number (lo, hi); destroyed
+; @param X where to write: local+X .. local+X+2
+; Uses local+12..15.  Clobbers A, Y.  X is preserved.
+; Cycles: about 30 per hundred of the number, at most about 10,000.
+.proc fmt3
+val   = local+12
+hund  = local+14
+tmp   = local+15
+  lda #0
+  sta hund
+@hundreds:
+  lda val
+  sec
+  sbc #100
+  sta tmp
+  lda val+1
+  sbc #0
+  bcc @tens
+  sta val+1
+  lda tmp
+  sta val
+  inc hund
+  bne @hundreds         ; (at most 655)
+@tens:
+  ldy #0
+  lda val
+@ten:
+  cmp #10
+  bcc @ones
+  sbc #10
+  iny
+  bne @ten
+@ones:
+  ora #'0'
+  sta local+2,x
+  tya
+  ora #'0'
+  sta local+1,x
+  lda hund
+  bne @mod
+  lda #' '
+  sta local+0,x
+  cpy #0
+  bne @done
+  sta local+1,x
+  rts
+@mod:
+  cmp #10
+  bcc @h
+  sbc #10
+  bne @mod
+@h:
+  ora #'0'
+  sta local+0,x
+@done:
+  rts
+.endproc
+
+;;
+; Whose turn: " RED" / " BLACK" in its colour, and " TO MOVE" or " CHECK!".
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc panel_status
+  lda eng_side
+  beq :+
+  lda #PIECE_BLACK
+: jsr draw_side_to_move
+  ldx #T_TO_MOVE
+  lda game_check
+  beq :+
+  ldx #T_CHECK
+: jmp ui_text
+.endproc
+
+;;
+; Before a search: the clock "  00 SEC" under the side to move (instead of
+; " TO MOVE"); the NMI rewrites its two digits while ui_busy is set, and
+; turns the spinner sprite beside them.
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc panel_think
+  ldx #T_CLOCK
+  jmp ui_text
+.endproc
+
+;;
+; Draws panel rows 16-25: "MOVE n", an empty clock row, and the last
+; HISTORY_ROWS plies of the take-back record (newest at the bottom), each
+; " 12 H2E2" (ICCS from Red's side, upper case) in the mover's colour.
+; Also resets the palettes the pause menu changed.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc panel_moves
+k     = local+3          ; plies back from the newest, HISTORY_ROWS-1 .. 0
+buf   = local+4          ; 8 characters
+ply   = local+12         ; (fmt3's input)
+entry = local+15
+  ; "MOVE" and the number (game_ply / 2 + 1)
+  ldx #T_MOVE
+  jsr ui_text
+  lda game_ply+1
+  lsr a
+  sta ply+1
+  lda game_ply
+  ror a
+  clc
+  adc #1
+  sta ply
+  bcc :+
+  inc ply+1
+: ldx #buf - local
+  jsr fmt3
+  jsr set_buf_ptr
+  lda #3
+  ldx #>(PANEL_ROW_VRAM + MOVE_ROW * 32 + 5)
+  ldy #<(PANEL_ROW_VRAM + MOVE_ROW * 32 + 5)
+  jsr put_text
+  lda #0
+  ldx #MOVE_ROW / 2
+  jsr panel_palette
+
+  lda #HISTORY_ROWS - 1
+  sta k
+@row:
+  ldx #7
+  lda #' '
+@blank:
+  sta buf,x
+  dex
+  bpl @blank
+  lda #PAL_BOARD
+  pha
+  lda k
+  cmp game_undo_n
+  bcs @show             ; not recorded: an empty row
+  ; ply number p = game_ply - 1 - k, its move number p / 2 + 1
+  pla
+  lda game_ply
+  clc                   ; - 1 - k
+  sbc k
+  sta ply
+  lda game_ply+1
+  sbc #0
+  sta ply+1
+  lda ply
+  and #1
+  clc
+  adc #PAL_RED          ; even plies are Red's (PAL_RED), odd Black's
+  pha
+  lsr ply+1
+  ror ply
+  inc ply
+  bne :+
+  inc ply+1
+: ldx #buf - local
+  jsr fmt3
+  ; the record entry (game_undo_head - 1 - k) & 7
+  lda game_undo_head
+  clc
+  sbc k
+  and #GAME_UNDO_PLIES - 1
+  sta entry
+  tay
+  ldx game_undo_from,y
+  lda sq_file,x
+  clc
+  adc #'A'
+  sta buf+4
+  lda sq_rank,x
+  ora #'0'
+  sta buf+5
+  ldy entry
+  ldx game_undo_to,y
+  lda sq_file,x
+  clc
+  adc #'A'
+  sta buf+6
+  lda sq_rank,x
+  ora #'0'
+  sta buf+7
+@show:
+  jsr set_buf_ptr
+  ldy k
+  ldx hist_vram_hi,y
+  lda hist_vram_lo,y
+  tay
+  lda #8
+  jsr put_text
+  ldy k
+  ldx hist_mrow,y
+  pla                   ; palette
+  jsr panel_palette
+  dec k
+  bmi :+
+  jmp @row
+: rts
+.endproc
+
+;;
+; local+0/1 = the address of the panel buffer local+4.
+; Clobbers A.
+.proc set_buf_ptr
+  lda #local+4
+  sta local+0
+  lda #0
+  sta local+1
+  rts
+.endproc
+
+;;
+; Sets the palette of the panel text area on one metatile row.
+; @param A palette; @param X metatile row
+; Uses local+12..15.  Clobbers A, X, Y.
+.proc panel_palette
+  ldy #3
+  sty local+12          ; attribute columns 5-7: metatile columns 10-15
+  ldy #5
+  jmp attr_span
+.endproc
+
+;;
+; Draws the pause menu over panel rows 16-25, the item ui_menu in red.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc panel_menu
+item = local+3
+  lda #0
+  sta item
+@item:
+  lda item
+  clc
+  adc #T_RESUME
+  tax
+  jsr ui_text
+  lda item
+  jsr menu_item_palette
+  inc item
+  lda item
+  cmp #PAUSE_ITEMS
+  bne @item
+  rts
+.endproc
+
+;;
+; Colours one pause-menu item: red if it is ui_menu, else black.
+; @param A item 0-4
+; Uses local+12..15.  Clobbers A, X, Y.
+.proc menu_item_palette
+  tay
+  clc
+  adc #MENU_ROW / 2
+  tax
+  lda #PAL_BOARD
+  cpy ui_menu
+  bne :+
+  lda #PAL_RED
+: jmp panel_palette
+.endproc
+
+;;
+; The end of the game: who won and why over the river (" RED WINS" /
+; "CHECKMATE" ...), in the winner's colour, and " GAME OVER" in the panel.
+; Reads ui_result and ui_winner.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc panel_result
+  lda ui_winner
+  clc
+  adc #T_RED_WINS
+  tax
+  jsr ui_text
+  lda ui_result
+  clc
+  adc #T_CHECKMATE - 1
+  tax
+  jsr ui_text
+  ldy #5
+  sty local+12          ; metatile columns 0-9
+  ldx ui_winner
+  lda winner_palette,x
+  ldx #RIVER_MROW
+  ldy #0
+  jsr attr_span
+  lda #PAL_BOARD
+  ldx #STATUS_MROW
+  jsr panel_palette
+  ldx #T_GAME
+  jsr ui_text
+  ldx #T_OVER
+  jmp ui_text
+.endproc
+
+;;
+; The demo's panel: " DEMO" and the name of level 0 instead of the level.
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc panel_demo
+  ldx #T_DEMO
+  jsr ui_text
+  lda #0
+  jmp draw_level_name
+.endproc
+
+;;
+; The title's value of the players item (ui_players 1, 2, 3).
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc title_players_text
+  ldx ui_players
+  dex
+  jmp ui_text
+.endproc
+
+.segment "RODATA"
+palette_fill:
+  .byte $00, $55, $AA, $FF
+winner_palette:
+  .byte PAL_RED, PAL_BLACK, PAL_BOARD
+; history row k (plies back from the newest): tile row HISTORY_ROW +
+; 2 * (HISTORY_ROWS - 1 - k)
+hist_mrow:
+  .byte (HISTORY_ROW + 2 * (HISTORY_ROWS - 1)) / 2, (HISTORY_ROW + 2 * (HISTORY_ROWS - 2)) / 2
+  .byte (HISTORY_ROW + 2 * (HISTORY_ROWS - 3)) / 2, (HISTORY_ROW + 2 * (HISTORY_ROWS - 4)) / 2
+hist_vram_lo:
+  .byte <(PANEL_ROW_VRAM + 32 * (HISTORY_ROW + 2 * (HISTORY_ROWS - 1)))
+  .byte <(PANEL_ROW_VRAM + 32 * (HISTORY_ROW + 2 * (HISTORY_ROWS - 2)))
+  .byte <(PANEL_ROW_VRAM + 32 * (HISTORY_ROW + 2 * (HISTORY_ROWS - 3)))
+  .byte <(PANEL_ROW_VRAM + 32 * (HISTORY_ROW + 2 * (HISTORY_ROWS - 4)))
+hist_vram_hi:
+  .byte >(PANEL_ROW_VRAM + 32 * (HISTORY_ROW + 2 * (HISTORY_ROWS - 1)))
+  .byte >(PANEL_ROW_VRAM + 32 * (HISTORY_ROW + 2 * (HISTORY_ROWS - 2)))
+  .byte >(PANEL_ROW_VRAM + 32 * (HISTORY_ROW + 2 * (HISTORY_ROWS - 3)))
+  .byte >(PANEL_ROW_VRAM + 32 * (HISTORY_ROW + 2 * (HISTORY_ROWS - 4)))
+.assert HISTORY_ROWS = 4, error, "hist_* tables have 4 rows"
+
+TITLE_VALUE_VRAM = NAMETABLE_0 + TITLE_MENU_ROW * 32 + TITLE_VALUE_COL
+.macro PANEL_TEXT row, string
+  .byte >(PANEL_ROW_VRAM + (row) * 32), <(PANEL_ROW_VRAM + (row) * 32), 8, string
+.endmacro
+.macro RESULT_TEXT row, string
+  .byte >(RESULT_VRAM + (row) * 32), <(RESULT_VRAM + (row) * 32), 15, string
+.endmacro
+t_p1_red:     .byte >TITLE_VALUE_VRAM, <TITLE_VALUE_VRAM, 11, "1P AS RED  "
+t_p1_black:   .byte >TITLE_VALUE_VRAM, <TITLE_VALUE_VRAM, 11, "1P AS BLACK"
+t_p2:         .byte >TITLE_VALUE_VRAM, <TITLE_VALUE_VRAM, 11, "2 PLAYERS  "
+t_to_move:    PANEL_TEXT STATUS_MROW * 2 + 1, " TO MOVE"
+t_check:      PANEL_TEXT STATUS_MROW * 2 + 1, " CHECK! "
+t_clock:      PANEL_TEXT THINK_ROW, "  00 SEC"
+t_move:       PANEL_TEXT MOVE_ROW, "MOVE    "
+t_over:       PANEL_TEXT STATUS_MROW * 2 + 1, " OVER   "
+t_demo:       PANEL_TEXT LEVEL_MROW * 2, " DEMO   "
+t_game:       PANEL_TEXT STATUS_MROW * 2, " GAME   "
+t_resume:     PANEL_TEXT MENU_ROW + 0, "RESUME  "
+t_takeback:   PANEL_TEXT MENU_ROW + 2, "TAKEBACK"
+t_hint:       PANEL_TEXT MENU_ROW + 4, "HINT    "
+t_resign:     PANEL_TEXT MENU_ROW + 6, "RESIGN  "
+t_new_game:   PANEL_TEXT MENU_ROW + 8, "NEW GAME"
+t_red_wins:   RESULT_TEXT 0, "   RED WINS    "
+t_black_wins: RESULT_TEXT 0, "  BLACK WINS   "
+t_draw:       RESULT_TEXT 0, "     DRAW      "
+t_checkmate:  RESULT_TEXT 1, "   CHECKMATE   "
+t_stalemate:  RESULT_TEXT 1, "   STALEMATE   "
+t_perpetual:  RESULT_TEXT 1, "PERPETUAL CHECK"
+t_repetition: RESULT_TEXT 1, "  REPETITION   "
+t_sixty:      RESULT_TEXT 1, "   60 MOVES    "
+t_resigned:   RESULT_TEXT 1, "  RESIGNATION  "
+
+text_lo:
+  .lobytes t_p1_red, t_p1_black, t_p2, t_to_move, t_check, t_clock
+  .lobytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
+  .lobytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
+  .lobytes t_repetition, t_sixty, t_resigned
+text_hi:
+  .hibytes t_p1_red, t_p1_black, t_p2, t_to_move, t_check, t_clock
+  .hibytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
+  .hibytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
+  .hibytes t_repetition, t_sixty, t_resigned
+.assert text_hi - text_lo = T_CHECKMATE + UI_RESULT_RESIGN, error, "text table and T_* ids differ"
+.assert GAME_CHECKMATE = 1 && GAME_DRAW_60 = 5 && UI_RESULT_RESIGN = 6, error, "result texts order"

@@ -1,0 +1,275 @@
+; ui_title.s: the title screen and its menu.
+;
+; The picture (象棋, XIANGQI, the labels) is one RLE-compressed nametable
+; (title_nametable.s, drawn by tools/make_art.py) whose tiles live in the
+; sprite pattern table: the title shows its background from $1000
+; (CTRL_BG_1000), where make_art.py also put a copy of the font.  The menu
+; values are drawn over it by code, the item under the cursor in red.
+;
+; Menu (ui_menu): 0 players (ui_players 1 = 1P as Red, 2 = 1P as Black,
+; 3 = 2 players), 1 level (ui_level, names from lvl_name_text), 2 start.
+; Up/Down: item; Left/Right: value; A or Start: play.  After
+; ATTRACT_UNITS * 8 frames without a button, the demo starts.
+
+.include "nes.inc"
+.include "global.inc"
+.include "tiles.inc"
+.include "eng.inc"
+
+TITLE_ITEMS   = 3
+ATTRACT_UNITS = 150      ; x 8 frames = 1,200 frames = 20 s
+LEVEL_VALUE_VRAM = NAMETABLE_0 + (TITLE_MENU_ROW + 2) * 32 + TITLE_VALUE_COL - 1
+
+.segment "CODE"
+
+;;
+; Shows the title: screen off, picture, menu values, screen on with the
+; background from $1000.  Also the reset point of the UI state.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc title_enter
+  jsr screen_off
+  jsr ppu_clear_oam
+  lda #UI_SCREEN_TITLE
+  sta ui_screen
+  lda #0
+  sta ui_menu
+  sta ui_idle
+  sta ui_think
+  sta ui_busy
+  sta ui_sel
+  lda ui_players        ; the demo left 0: back to 1 player as Red
+  bne :+
+  lda #UI_HUMAN_RED
+  sta ui_players
+: jsr title_draw
+  jsr title_values
+  jsr title_highlight
+  lda #CTRL_SPR_1000 | CTRL_BG_1000 | CTRL_NT_2000
+  jmp screen_on
+.endproc
+
+;;
+; Decodes title_rle into nametable $2000 and its attributes (also into
+; attr_shadow).  Rendering must be off.  Format: tools/make_art.py.
+; Uses local+0..5.  Clobbers A, X, Y.
+.proc title_draw
+src   = local+0          ; 2 bytes
+count = local+2
+out   = local+3          ; 2 bytes: bytes written so far
+value = local+5          ; the byte of a run
+  lda #<title_rle
+  sta src
+  lda #>title_rle
+  sta src+1
+  lda #0
+  sta out
+  sta out+1
+  bit PPUSTATUS
+  lda #>NAMETABLE_0
+  sta PPUADDR
+  lda #<NAMETABLE_0
+  sta PPUADDR
+  ldy #0
+@run:
+  jsr next
+  beq @done
+  bmi @repeat
+  sta count             ; literal: count bytes follow
+@literal:
+  jsr next
+  jsr put
+  dec count
+  bne @literal
+  beq @run
+@repeat:
+  and #$7F
+  sta count
+  jsr next
+  sta value
+@same:
+  lda value
+  jsr put
+  dec count
+  bne @same
+  beq @run
+@done:
+  rts
+
+next:                   ; A = the next byte of the data, flags on it
+  lda (src),y
+  inc src
+  bne :+
+  inc src+1
+: tax
+  txa
+  rts
+
+put:                    ; writes A, and into attr_shadow from byte 960 on
+  sta PPUDATA
+  pha
+  lda out+1
+  cmp #>960
+  bcc @nt
+  lda out
+  cmp #<960
+  bcc @nt
+  sbc #<960
+  tax
+  pla
+  sta attr_shadow,x
+  pha
+@nt:
+  pla
+  inc out
+  bne :+
+  inc out+1
+: rts
+.endproc
+.assert >960 = 3, error, "title_draw: the attributes start in page 3"
+
+;;
+; Draws both menu values: the players and the level name.
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc title_values
+  jsr title_players_text
+  ; fall through
+.endproc
+
+;;
+; Queues the level name of ui_level (8 characters of lvl_name_text).
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc title_level_text
+  lda ui_level
+  asl a
+  asl a
+  asl a
+  clc
+  adc #<lvl_name_text
+  sta local+0
+  lda #0
+  adc #>lvl_name_text
+  sta local+1
+  lda #LEVEL_NAME_LEN
+  ldx #>LEVEL_VALUE_VRAM
+  ldy #<LEVEL_VALUE_VRAM
+  jmp put_text
+.endproc
+
+;;
+; Colours the three menu rows: the item ui_menu red, the others black.
+; Uses local+3, local+12..15.  Clobbers A, X, Y.
+.proc title_highlight
+item = local+3
+  lda #TITLE_ITEMS - 1
+  sta item
+@item:
+  lda #6
+  sta local+12          ; attribute columns 1-6: metatile columns 2-13
+  lda item
+  asl a
+  adc #TITLE_MENU_ROW
+  lsr a
+  tax                   ; metatile row
+  lda #PAL_BOARD
+  ldy item
+  cpy ui_menu
+  bne :+
+  lda #PAL_RED
+: ldy #1
+  jsr attr_span
+  dec item
+  bpl @item
+  rts
+.endproc
+
+;;
+; One frame of the title: the menu, and the idle timer of the demo.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc title_update
+  lda pad_held
+  beq @idle
+  lda #0
+  sta ui_idle
+  beq @input
+@idle:
+  lda nmi_count
+  and #7
+  bne @input
+  inc ui_idle
+  lda ui_idle
+  cmp #ATTRACT_UNITS
+  bcc @input
+  jmp attract_enter
+@input:
+  lda pad_pressed
+  and #KEY_A | KEY_START
+  beq @not_start
+  lda #SFX_SELECT
+  jsr sfx_play
+  jmp play_enter
+@not_start:
+  lda pad_pressed
+  and #KEY_UP
+  beq @not_up
+  lda ui_menu
+  beq @not_up
+  dec ui_menu
+  jmp @moved
+@not_up:
+  lda pad_pressed
+  and #KEY_DOWN
+  beq @not_down
+  lda ui_menu
+  cmp #TITLE_ITEMS - 1
+  bcs @not_down
+  inc ui_menu
+@moved:
+  jsr title_highlight
+  jmp @blip
+@not_down:
+  lda pad_pressed
+  and #KEY_LEFT | KEY_RIGHT
+  beq @done
+  and #KEY_RIGHT        ; A = 1 for right, 0 for left
+  ldx ui_menu
+  beq @players
+  dex
+  bne @done             ; START has no value
+  ; level: clamp to 0 .. LEVEL_COUNT-1
+  tax
+  beq @level_down
+  lda ui_level
+  cmp #LEVEL_COUNT - 1
+  bcs @done
+  inc ui_level
+  bne @level
+@level_down:
+  lda ui_level
+  beq @done
+  dec ui_level
+@level:
+  jsr title_level_text
+  jmp @blip
+@players:               ; 1 -> 2 -> 3 -> 1 (right), the other way (left)
+  tax
+  beq @players_down
+  ldx ui_players
+  inx
+  cpx #4
+  bcc @set_players
+  ldx #1
+  bne @set_players
+@players_down:
+  ldx ui_players
+  dex
+  bne @set_players
+  ldx #3
+@set_players:
+  stx ui_players
+  jsr title_players_text
+@blip:
+  lda #SFX_CURSOR
+  jmp sfx_play
+@done:
+  rts
+.endproc

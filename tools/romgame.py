@@ -1,0 +1,108 @@
+"""The ROM's game layer (asm/game_rules.s) on py65, for differential tests.
+
+game_rules.s wraps the engine with what a game needs: the legal moves of the
+side to move, playing a move for good with a take-back record, the
+repetition ring and the game's outcome (reference_py/rules.py, Game).  This
+driver runs those routines with tools.romengine's guards; the game's own
+variables live in the UI_PAGE1 segment, which is made writable here in
+addition to the engine's RAM.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from reference_py.position import Position  # noqa: E402
+from reference_py.rules import GAME_WINDOW  # noqa: E402
+from tools.romengine import MAP, ROM, RomEngine  # noqa: E402
+
+# game_outcome's A, as in asm/global.inc
+OUTCOME_NAMES = {0: None, 1: "checkmate", 2: "stalemate", 3: "perpetual", 4: "repetition", 5: "60 moves"}
+NO_WINNER = 2
+
+
+def reference_outcome(outcome) -> tuple[str | None, int | None]:
+    """A reference Outcome as (OUTCOME_NAMES value, winner) for comparison."""
+    if outcome is None:
+        return None, None
+    r = outcome.reason
+    for key, name in (("checkmate", "checkmate"), ("stalemate", "stalemate"),
+                      ("perpetual", "perpetual"), ("three times", "repetition"), ("60 moves", "60 moves")):
+        if key in r:
+            return name, outcome.winner
+    raise ValueError(f"unknown outcome reason {r!r}")
+
+
+class RomGame(RomEngine):
+    """The engine plus game_rules.s, with the game's RAM readable."""
+
+    def __init__(self, rom: Path = ROM, map_path: Path = MAP, seed: int = 1, build: bool = True) -> None:
+        super().__init__(rom, map_path, seed, build)
+        seg = self.map["segments"]["UI_PAGE1"]
+        rng = random.Random(seed)
+        for a in range(seg["start"], seg["start"] + seg["size"]):
+            self.cpu.writable[a] = 1
+            self.mem[a] = rng.randrange(256)
+        self.cycles: dict[str, int] = {}
+
+    def _call(self, name: str, **kw) -> int:
+        c = self.call(name, **kw)
+        self.cycles[name] = max(self.cycles.get(name, 0), c)
+        return c
+
+    # ---------------------------------------------------------- game API
+    def new(self) -> None:
+        self._call("game_new")
+
+    def setup(self, pos: Position) -> None:
+        """The state game_new leaves, but from any position (tests only):
+        an empty record and a ring holding only this position."""
+        self.load(pos)
+        self.poke("game_rep_top", [0])
+        self.poke("game_undo_n", [0])
+        self.poke("game_undo_head", [0])
+        self.poke("game_ply", [0, 0])
+        self.poke("rep_key_lo", [pos.key & 0xFF])
+        self.poke("rep_key_hi", [pos.key >> 8])
+        self.poke("rep_check", [1 if pos.in_check(pos.side) else 0] + [0] * 7)
+
+    def legal(self) -> list[int]:
+        self._call("game_gen_legal")
+        n = self.cpu.mpu.a
+        assert n == self.byte("game_nmoves")
+        return [self.mem[self.a_ms_from + i] | (self.mem[self.a_ms_to + i] << 8) for i in range(n)]
+
+    def find(self, move: int) -> bool:
+        self.call("game_find_move", a=move & 0xFF, x=move >> 8)
+        return not self.cpu.carry
+
+    def play(self, move: int) -> None:
+        self._call("game_play", a=move & 0xFF, x=move >> 8)
+
+    def undo(self) -> bool:
+        """True if a ply was taken back."""
+        self._call("game_undo")
+        return not self.cpu.carry
+
+    def outcome(self) -> tuple[str | None, int | None]:
+        self._call("game_outcome")
+        a, x = self.cpu.mpu.a, self.cpu.mpu.x
+        name = OUTCOME_NAMES[a]
+        return name, (None if name is None or x == NO_WINNER else x)
+
+    def think(self, level: int) -> int:
+        self._call("game_think", a=level)
+        return self.cpu.mpu.a | (self.cpu.mpu.x << 8)
+
+    def ring(self) -> tuple[list[int], list[bool]]:
+        """The repetition ring: keys and check flags, oldest first."""
+        n = self.byte("game_rep_top") + 1
+        lo, hi = self.peek("rep_key_lo", n), self.peek("rep_key_hi", n)
+        bits = self.peek("rep_check", (GAME_WINDOW + 7) // 8)
+        return ([l | (h << 8) for l, h in zip(lo, hi)],
+                [bool(bits[i >> 3] >> (i & 7) & 1) for i in range(n)])
