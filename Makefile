@@ -1,5 +1,5 @@
 # NES Xiangqi: build, test and play.
-#   make play   set up, build and play
+#   make play   set up, build and play (a window; headless: rom/demo.gif)
 #   make test   run every test
 #   make rom    build rom/xiangqi.nes (the default)
 #   make bench  measurements: speed, node counts, strength
@@ -9,13 +9,14 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+PLAY_STAMP := $(VENV)/.installed-play
 
 ROM     := rom/xiangqi.nes
 ROM_DEP := $(wildcard asm/*.s asm/*.inc) asm/xiangqi.cfg $(wildcard assets/*.png) \
            $(wildcard tools/*.py tools/asm/*.py) $(wildcard config/*.yaml) \
            $(wildcard reference_py/*.py)
 
-.PHONY: all rom rom-check art setup test test-full bench rom-bench match play clean
+.PHONY: all rom rom-check art setup test test-full bench rom-bench match play play-terminal clean
 
 all: rom
 
@@ -59,8 +60,18 @@ rom-bench: $(STAMP) $(ROM)
 match: $(STAMP)
 	$(PY) -m bench.match --adjacent --games 40 --out bench/results/match_adjacent.json
 
-play: $(STAMP) $(ROM)
+# The window needs pysdl2 (the [play] extra); without it, or without a
+# display, tools.play records the attract mode headless instead.
+$(PLAY_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,play]' || echo "warning: could not install pysdl2 (the [play] extra): make play will run headless"
+	touch $@
+
+play: $(PLAY_STAMP) $(ROM)
+	$(PY) -m tools.play
+
+# The terminal game against the reference engine (a demo game without a TTY).
+play-terminal: $(STAMP)
 	$(PY) -m reference_py play
 
 clean:
-	rm -rf build rom/*.nes rom/*.nl rom/*.mlb rom/*.json rom/*.lst
+	rm -rf build rom/*.nes rom/*.nl rom/*.mlb rom/*.json rom/*.lst rom/*.gif rom/screenshots

@@ -1,0 +1,453 @@
+"""Drive the whole ROM in cynes the way a player would, for the game tests.
+
+    from emu_tests.nes_harness import Console
+    con = Console()                              # rom/xiangqi.nes + rom/xiangqi.map.json
+    con.wait_screen(SCREEN_TITLE, 120)
+    con.press(A)                                 # "A: PLAY" (1P as Red)
+    con.wait_screen(SCREEN_BOARD, 120)
+    con.play_move("h2e2")                        # cursor to h2, A, cursor to e2, A
+    con.wait_human_turn()                        # the computer's reply
+    pos = con.position()                         # a reference_py Position, validated
+
+RAM is read by name through the `labels` of the JSON map the build writes
+beside the ROM, so tests never hard-code addresses.  The UI contract the game
+tests rely on (names exported by asm/ram.s):
+
+  ui_screen      0 title, 1 board (play), 2 pause menu, 3 game over, 4 attract
+  ui_busy        nonzero while the computer thinks
+  cursor_file    0-8 (a-i), cursor_rank 0-9 (0 = Red's back rank)
+  ui_sel, ui_players, ui_level, ui_result, ui_winner
+  board          padded 11x14 mailbox (reference_py/board.py), piece_kind[32],
+  eng_side, eng_clock, game_ply (2 bytes), game_last_seed (2 bytes),
+  game_last_from, game_last_to
+
+Every step checks `has_crashed` and raises `EmulatorCrashed`; every wait is
+bounded and raises `WaitTimeout` naming the frame and the screen.
+
+Reference screenshots: `compare_screenshot(img, "emu_tests/screenshots/x.png")`
+compares against a checked-in PNG; run the tests with UPDATE_SCREENSHOTS=1 to
+(re)write the references from what the ROM draws now, then review the images
+before committing them.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from PIL import Image
+
+from reference_py.board import (
+    BLACK, BLACK_TAG, BOARD_SIZE, EMPTY, FEN_LETTERS, OFFBOARD, PLAYABLE, RED, RED_TAG, SLOT_MASK,
+    file_of, rank_of, square,
+)
+from reference_py.fen import FenError, parse_fen
+from reference_py.position import Position
+
+ROOT = Path(__file__).resolve().parents[1]
+ROM = ROOT / "rom" / "xiangqi.nes"
+
+# Controller bits (cynes.NES.controller, pad 1).
+A, B, SELECT, START = 0x80, 0x40, 0x20, 0x10
+UP, DOWN, LEFT, RIGHT = 0x08, 0x04, 0x02, 0x01
+BUTTON_NAMES = {A: "A", B: "B", SELECT: "Select", START: "Start",
+                UP: "Up", DOWN: "Down", LEFT: "Left", RIGHT: "Right"}
+
+# ui_screen values (the UI contract above).
+SCREEN_TITLE, SCREEN_BOARD, SCREEN_PAUSE, SCREEN_GAME_OVER, SCREEN_ATTRACT = range(5)
+SCREEN_NAMES = {SCREEN_TITLE: "title", SCREEN_BOARD: "board", SCREEN_PAUSE: "pause menu",
+                SCREEN_GAME_OVER: "game over", SCREEN_ATTRACT: "attract"}
+
+
+class EmulatorCrashed(RuntimeError):
+    """The emulated CPU hit an invalid opcode (cynes' has_crashed)."""
+
+
+class WaitTimeout(AssertionError):
+    """A wait_until condition did not become true within its frame budget."""
+
+
+class BoardStateError(AssertionError):
+    """The board in RAM is not a legal xiangqi position."""
+
+
+def buttons_text(buttons: int) -> str:
+    return "+".join(name for bit, name in BUTTON_NAMES.items() if buttons & bit) or "none"
+
+
+def load_labels(map_path: Path) -> dict[str, int]:
+    """name -> address from the build's JSON map (empty if there is no map)."""
+    try:
+        return {k: int(v) for k, v in json.loads(map_path.read_text())["labels"].items()}
+    except FileNotFoundError:
+        return {}
+
+
+@dataclass
+class Snapshot:
+    """A saved emulator state plus the harness' own bookkeeping."""
+    state: np.ndarray
+    frames: int
+    framebuffer: np.ndarray | None
+
+
+class Console:
+    """cynes.NES with the ROM's labels, bounded waits and crash checks."""
+
+    def __init__(self, rom: str | Path = ROM, map_path: str | Path | None = None) -> None:
+        from cynes import NES          # imported here so that importing the module never needs cynes
+        self.rom = Path(rom)
+        self.map_path = Path(map_path) if map_path else self.rom.with_suffix(".map.json")
+        self.labels = load_labels(self.map_path)
+        self.nes = NES(str(self.rom))
+        self.frames = 0                # frames run since power-on (kept across save/load)
+        self.framebuffer: np.ndarray | None = None
+        self._axis = {UP: 1, RIGHT: 1}  # rank/file change per Up/Right press (learned if flipped)
+
+    # ---- RAM ----------------------------------------------------------
+    def has(self, name: str) -> bool:
+        return name in self.labels
+
+    def addr(self, name: str | int) -> int:
+        if isinstance(name, int):
+            return name
+        try:
+            return self.labels[name]
+        except KeyError:
+            raise KeyError(f"label '{name}' is not in {self.map_path} (not exported by asm/ram.s yet?)") from None
+
+    def ram(self, name: str | int, n: int = 1) -> int | list[int]:
+        """One byte (n == 1) or a list of n bytes at a label or address."""
+        a = self.addr(name)
+        if n == 1:
+            return self.nes[a]
+        return [self.nes[a + i] for i in range(n)]
+
+    def ram16(self, name: str | int) -> int:
+        """A little-endian 16-bit value."""
+        lo, hi = self.ram(name, 2)
+        return lo | hi << 8
+
+    def poke(self, name: str | int, values: int | list[int]) -> None:
+        """Write RAM (for setting up tests; the ROM does not know it happened)."""
+        a = self.addr(name)
+        for i, v in enumerate([values] if isinstance(values, int) else values):
+            self.nes[a + i] = v
+
+    def screen_id(self) -> int | None:
+        """ui_screen, or None while the ROM does not export it."""
+        return self.nes[self.labels["ui_screen"]] if "ui_screen" in self.labels else None
+
+    def busy(self) -> bool:
+        return bool(self.has("ui_busy") and self.ram("ui_busy"))
+
+    def where(self) -> str:
+        """A short description of the state, for error messages."""
+        s = self.screen_id()
+        screen = "ui_screen not exported" if s is None else f"ui_screen={s} ({SCREEN_NAMES.get(s, '?')})"
+        return f"frame {self.frames}, {screen}" + (", computer thinking" if self.busy() else "")
+
+    # ---- time and input -------------------------------------------------
+    def step(self, frames: int = 1) -> np.ndarray:
+        """Run `frames` frames (at least one) with the current controller state."""
+        frames = max(1, frames)
+        self.framebuffer = self.nes.step(frames)
+        self.frames += frames
+        if self.nes.has_crashed:
+            raise EmulatorCrashed(f"the CPU crashed (invalid opcode) by {self.where()}")
+        return self.framebuffer
+
+    def wait_frames(self, n: int) -> None:
+        if n > 0:
+            self.step(n)
+
+    def hold(self, buttons: int, frames: int = 2) -> None:
+        """Hold `buttons` for `frames` frames, then let go (without running further)."""
+        self.nes.controller = buttons
+        try:
+            self.step(frames)
+        finally:
+            self.nes.controller = 0
+
+    def press(self, buttons: int, frames: int = 2, release: int = 4) -> None:
+        """Press and release: held `frames` frames, then released `release` frames,
+        so the ROM sees exactly one new press."""
+        self.hold(buttons, frames)
+        self.wait_frames(release)
+
+    def hold_until(self, buttons: int, predicate: Callable[["Console"], object], max_frames: int,
+                   what: str | None = None) -> int:
+        """Hold `buttons` until predicate(self) is true, then let go.  For input
+        the ROM only reads between searches (a short press while the computer
+        thinks is lost).  Raises WaitTimeout."""
+        self.nes.controller = buttons
+        try:
+            return self.wait_until(predicate, max_frames, what or f"{buttons_text(buttons)} held")
+        finally:
+            self.nes.controller = 0
+
+    def wait_until(self, predicate: Callable[["Console"], object], max_frames: int,
+                   what: str | None = None, every: int = 1) -> int:
+        """Step until predicate(self) is true (checked before the first step and
+        every `every` frames); returns the frames waited.  Raises WaitTimeout."""
+        waited = 0
+        while not predicate(self):
+            if waited >= max_frames:
+                name = what or getattr(predicate, "__name__", "condition")
+                raise WaitTimeout(f"{name}: not reached after {max_frames} frames ({self.where()})")
+            self.step(every)
+            waited += every
+        return waited
+
+    def wait_screen(self, screen: int, max_frames: int = 600) -> int:
+        return self.wait_until(lambda c: c.screen_id() == screen, max_frames,
+                               f"ui_screen == {screen} ({SCREEN_NAMES.get(screen, '?')})")
+
+    def wait_idle(self, max_frames: int = 60 * 120) -> int:
+        """Wait while the computer thinks (ui_busy nonzero)."""
+        return self.wait_until(lambda c: not c.busy(), max_frames, "ui_busy == 0")
+
+    def human_to_move(self) -> bool:
+        """Idle and the side to move is a human's (ui_players bit 0 Red, bit 1
+        Black); just idle if the ROM does not export ui_players."""
+        if self.busy():
+            return False
+        if not self.has("ui_players"):
+            return True
+        return bool(self.ram("ui_players") >> (self.ram("eng_side") & 1) & 1)
+
+    def wait_human_turn(self, max_frames: int = 60 * 120) -> int:
+        """Wait for the computer's reply (if any): until a human is to move."""
+        return self.wait_until(Console.human_to_move, max_frames, "a human to move")
+
+    def reset(self) -> None:
+        """The console's Reset button (RAM is kept, as on hardware)."""
+        self.nes.reset()
+        self.step(1)
+
+    def save(self) -> Snapshot:
+        return Snapshot(self.nes.save(), self.frames,
+                        None if self.framebuffer is None else self.framebuffer.copy())
+
+    def load(self, snap: Snapshot) -> None:
+        self.nes.load(snap.state)
+        self.frames, self.framebuffer = snap.frames, snap.framebuffer
+
+    def screen(self) -> Image.Image:
+        """The last frame as a 256x240 RGB image (runs one frame if none yet)."""
+        if self.framebuffer is None:
+            self.step(1)
+        return Image.fromarray(np.array(self.framebuffer, dtype=np.uint8), "RGB")
+
+    # ---- the board -------------------------------------------------------
+    def board_loaded(self) -> bool:
+        """False while `board` is still all zeros (nothing loaded since power-on)."""
+        return any(self.ram("board", BOARD_SIZE))
+
+    def board_pieces(self) -> dict[int, tuple[int, int]]:
+        """{padded square: (side, kind)} from `board` and `piece_kind`, checking
+        the encoding: sentinels off the board, each code a known slot, each slot
+        on one square only, each kind 1-7.  Raises BoardStateError."""
+        board = self.ram("board", BOARD_SIZE)
+        kinds = self.ram("piece_kind", 32)
+        playable = set(PLAYABLE)
+        errors = [f"off-board byte {sq} is ${board[sq]:02X}, expected ${OFFBOARD:02X}"
+                  for sq in range(BOARD_SIZE) if sq not in playable and board[sq] != OFFBOARD]
+        pieces: dict[int, tuple[int, int]] = {}
+        seen: dict[int, int] = {}
+        for sq in PLAYABLE:
+            code = board[sq]
+            if code == EMPTY:
+                continue
+            name = "abcdefghi"[file_of(sq)] + str(rank_of(sq))
+            if (code & ~SLOT_MASK) not in (RED_TAG, BLACK_TAG):
+                errors.append(f"{name} holds ${code:02X}, not a piece code")
+                continue
+            side = BLACK if code & BLACK_TAG else RED
+            slot = side * 16 + (code & SLOT_MASK)
+            if slot in seen:
+                errors.append(f"slot {slot} is on two squares ({seen[slot]} and {name})")
+            seen[slot] = name
+            kind = kinds[slot]
+            if kind not in FEN_LETTERS:
+                errors.append(f"{name}: slot {slot} has kind {kind}, expected 1-7")
+                continue
+            pieces[sq] = (side, kind)
+        if errors:
+            raise BoardStateError(f"board in RAM at {self.where()}: " + "; ".join(errors[:8]))
+        return pieces
+
+    def fen(self) -> str:
+        """The position in RAM as a FEN (not validated: see position())."""
+        pieces = self.board_pieces()
+        rows = []
+        for rank in range(9, -1, -1):
+            row, empty = "", 0
+            for file in range(9):
+                p = pieces.get(square(file, rank))
+                if p is None:
+                    empty += 1
+                    continue
+                row += (str(empty) if empty else "") + (FEN_LETTERS[p[1]].upper() if p[0] == RED else FEN_LETTERS[p[1]])
+                empty = 0
+            rows.append(row + (str(empty) if empty else ""))
+        side = "b" if self.ram("eng_side") & 1 else "w"
+        move_no = self.ram16("game_ply") // 2 + 1 if self.has("game_ply") else 1
+        return f"{'/'.join(rows)} {side} - - {self.ram('eng_clock')} {move_no}"
+
+    def position(self) -> Position:
+        """The position in RAM as a reference_py Position, validated by the
+        reference's own FEN checks (one king a side, each piece on a square its
+        kind can reach, piece counts, the side that just moved not in check).
+        Raises BoardStateError naming what is wrong."""
+        fen = self.fen()
+        try:
+            return parse_fen(fen)
+        except FenError as exc:
+            raise BoardStateError(f"board in RAM at {self.where()} is not legal: {exc}\n  {fen}") from None
+
+    # ---- playing ---------------------------------------------------------
+    def cursor(self) -> tuple[int, int]:
+        return self.ram("cursor_file"), self.ram("cursor_rank")
+
+    def move_cursor_to(self, file: int, rank: int, max_frames: int = 600, max_stall: int = 120) -> None:
+        """Press the D-pad until the cursor is on (file, rank).  Presses the
+        ROM ignores (input is locked while the computer's move blinks) are
+        repeated for up to `max_stall` frames.  Learns each axis' direction
+        from the first press that moves it (for a board drawn turned round)."""
+        start, stalled = self.frames, 0
+        while self.cursor() != (file, rank):
+            f, r = self.cursor()
+            if self.frames - start > max_frames or stalled > max_stall:
+                raise WaitTimeout(f"cursor stuck at {'abcdefghi'[f]}{r} on its way to "
+                                  f"{'abcdefghi'[file]}{rank} ({self.where()})")
+            if f != file:
+                axis, want = RIGHT, 1 if file > f else -1
+                button = RIGHT if want == self._axis[RIGHT] else LEFT
+            else:
+                axis, want = UP, 1 if rank > r else -1
+                button = UP if want == self._axis[UP] else DOWN
+            before = self.frames
+            self.press(button)
+            f2, r2 = self.cursor()
+            moved = (f2 - f) if axis == RIGHT else (r2 - r)
+            if moved == 0:
+                stalled += self.frames - before
+                continue
+            stalled = 0
+            if moved == -want:             # this axis runs the other way on screen
+                self._axis[axis] = -self._axis[axis]
+
+    def press_until(self, buttons: int, predicate: Callable[["Console"], object], max_frames: int = 120,
+                    what: str | None = None) -> None:
+        """Press (and release) `buttons` until predicate(self) holds; for
+        presses the ROM may ignore for a moment.  Raises WaitTimeout."""
+        start = self.frames
+        while True:
+            self.press(buttons)
+            if predicate(self):
+                return
+            if self.frames - start > max_frames:
+                raise WaitTimeout(f"{what or buttons_text(buttons)}: no effect after "
+                                  f"{self.frames - start} frames ({self.where()})")
+
+    def play_move(self, iccs: str, wait: bool = True, max_frames: int = 120, settle: int = 10) -> None:
+        """Play a move with the pad: cursor to the from-square, A (pick up:
+        ui_sel becomes that square), cursor to the to-square, A (move).  With
+        `wait`, waits until game_ply (or eng_side) changes, raising WaitTimeout
+        if the move was refused, then `settle` frames more.  It first waits
+        for a human's turn (wait_human_turn), so moves can follow each other;
+        call wait_human_turn() to see the computer's reply."""
+        m = re.fullmatch(r"([a-i])([0-9])([a-i])([0-9])", iccs.strip().lower())
+        if not m:
+            raise ValueError(f"'{iccs}' is not an ICCS move like h2e2")
+        ff, fr, tf, tr = "abcdefghi".index(m[1]), int(m[2]), "abcdefghi".index(m[3]), int(m[4])
+        self.wait_human_turn()
+        before = self.ram16("game_ply") if self.has("game_ply") else self.ram("eng_side")
+        self.move_cursor_to(ff, fr)
+        if self.has("ui_sel"):
+            self.press_until(A, lambda c: c.ram("ui_sel") == square(ff, fr), 60,
+                             f"A on {m[1]}{m[2]} (pick up for {iccs})")
+        else:
+            self.press(A)
+        self.move_cursor_to(tf, tr)
+        self.press(A)
+        if wait:
+            now = (lambda c: c.ram16("game_ply")) if self.has("game_ply") else (lambda c: c.ram("eng_side"))
+            self.wait_until(lambda c: now(c) != before, max_frames, f"move {iccs} accepted")
+            self.wait_frames(settle)
+
+
+# ---- screenshots ---------------------------------------------------------------
+@dataclass(frozen=True)
+class ScreenshotDiff:
+    mean: float          # mean absolute difference per channel (0-255)
+    fraction: float      # fraction of pixels that differ in any channel
+    actual: Path | None  # where the actual image was saved (on failure)
+
+
+def _save_png(img: Image.Image, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    os.close(fd)
+    try:
+        img.save(tmp, format="PNG", optimize=True)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def compare_screenshot(img: Image.Image, reference_png: str | Path, max_mean: float = 1.0,
+                       max_fraction: float = 0.002, out_dir: str | Path | None = None) -> ScreenshotDiff:
+    """Compare `img` with a checked-in reference PNG.
+
+    Passes when the mean absolute difference per channel is at most `max_mean`
+    and at most `max_fraction` of the pixels differ at all.  On failure the
+    actual image and a difference mask are saved to `out_dir` (default
+    $SCREENSHOT_OUT or <tmp>/xiangqi-screenshots) and the AssertionError says
+    where.  With UPDATE_SCREENSHOTS=1 the reference is (re)written instead.
+    """
+    ref_path = Path(reference_png)
+    actual = np.asarray(img.convert("RGB"), dtype=np.int16)
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        _save_png(img.convert("RGB"), ref_path)
+        return ScreenshotDiff(0.0, 0.0, None)
+    out = Path(out_dir or os.environ.get("SCREENSHOT_OUT") or Path(tempfile.gettempdir()) / "xiangqi-screenshots")
+    saved = out / f"{ref_path.stem}.actual.png"
+    hint = f"(if the change is intended: UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest emu_tests, then review {ref_path})"
+    if not ref_path.exists():
+        _save_png(img.convert("RGB"), saved)
+        raise AssertionError(f"no reference screenshot {ref_path}; the actual image is at {saved} {hint}")
+    with Image.open(ref_path) as ref_img:
+        ref = np.asarray(ref_img.convert("RGB"), dtype=np.int16)
+    if ref.shape != actual.shape:
+        _save_png(img.convert("RGB"), saved)
+        raise AssertionError(f"{ref_path}: size {ref.shape[1]}x{ref.shape[0]}, actual "
+                             f"{actual.shape[1]}x{actual.shape[0]} saved at {saved} {hint}")
+    diff = np.abs(actual - ref)
+    mean = float(diff.mean())
+    differing = diff.max(axis=2) > 0
+    fraction = float(differing.mean())
+    if mean <= max_mean and fraction <= max_fraction:
+        return ScreenshotDiff(mean, fraction, None)
+    _save_png(img.convert("RGB"), saved)
+    mask = out / f"{ref_path.stem}.diff.png"
+    _save_png(Image.fromarray(np.where(differing, 255, 0).astype(np.uint8), "L"), mask)
+    raise AssertionError(f"{ref_path}: mean difference {mean:.3f} (max {max_mean}), {fraction:.4%} of pixels "
+                         f"differ (max {max_fraction:.4%}); actual saved at {saved}, difference mask at "
+                         f"{mask} {hint}")
+
+
+__all__ = ["Console", "Snapshot", "EmulatorCrashed", "WaitTimeout", "BoardStateError",
+           "compare_screenshot", "ScreenshotDiff", "load_labels", "buttons_text",
+           "A", "B", "SELECT", "START", "UP", "DOWN", "LEFT", "RIGHT",
+           "SCREEN_TITLE", "SCREEN_BOARD", "SCREEN_PAUSE", "SCREEN_GAME_OVER", "SCREEN_ATTRACT"]

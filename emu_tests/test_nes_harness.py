@@ -1,0 +1,181 @@
+"""The cynes harness itself (emu_tests/nes_harness.py): the parts that do not
+need the game screens — RAM by label, the board reader, bounded waits, crash
+detection, cursor driving and the screenshot comparison."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+
+pytest.importorskip("cynes")
+
+from emu_tests.nes_harness import (  # noqa: E402
+    A, SCREEN_BOARD, BoardStateError, Console, EmulatorCrashed, WaitTimeout, compare_screenshot,
+)
+from reference_py.board import BOARD_SIZE, CANNON, RED, square  # noqa: E402
+from reference_py.fen import START_FEN, format_fen, parse_fen  # noqa: E402
+
+MIDGAME = "r1bakab1r/9/1cn4cn/p1p1p1p1p/9/6P2/P1P1P3P/1C2C1N2/9/RNBAKAB1R b - - 3 1"
+
+
+@pytest.fixture
+def con(rom_path) -> Console:
+    c = Console(rom_path)
+    c.wait_frames(60)
+    return c
+
+
+@pytest.fixture
+def on_board(con) -> Console:
+    """The console with the board and its cursor on screen (a game started
+    from the title screen, once the ROM has one)."""
+    if con.has("ui_screen"):
+        con.press_until(A, lambda c: c.screen_id() == SCREEN_BOARD, 300, "A on the title screen")
+        con.wait_human_turn()
+    return con
+
+
+def load_fen(con: Console, fen: str) -> None:
+    """Write a reference position into the engine's RAM, as the ROM lays it out."""
+    pos = parse_fen(fen)
+    con.poke("board", pos.board)
+    con.poke("piece_kind", pos.piece_kind)
+    con.poke("eng_side", pos.side)
+    con.poke("eng_clock", pos.clock)
+
+
+def test_labels_come_from_the_map(con):
+    assert con.addr("board") == con.labels["board"]
+    assert con.addr(0x0200) == 0x0200
+    with pytest.raises(KeyError, match="not_a_label"):
+        con.ram("not_a_label")
+
+
+def test_position_round_trips_through_ram(con):
+    for fen in (START_FEN, MIDGAME):
+        load_fen(con, fen)
+        pos = con.position()
+        want = parse_fen(fen)
+        assert format_fen(pos) == format_fen(want)
+        assert pos.board == want.board and pos.side == want.side and pos.clock == want.clock
+
+
+def test_boot_board_is_the_start_position(con):
+    con.wait_frames(120)
+    if not con.board_loaded():
+        pytest.skip("this ROM does not load the engine's board at boot yet")
+    assert con.fen().split()[:2] == START_FEN.split()[:2]
+    con.position()                                     # and it validates
+
+
+@pytest.mark.parametrize("corrupt, message", [
+    (lambda b: b.__setitem__(0, 0x00), "off-board byte 0"),
+    (lambda b: b.__setitem__(b.index(0x10), 0x00), "has no king"),          # remove Red's king
+    (lambda b: b.__setitem__(b.index(0x00, 30), 0x11), "on two squares"),   # a slot twice
+    (lambda b: b.__setitem__(b.index(0x00, 30), 0x47), "not a piece code"),
+])
+def test_position_rejects_a_corrupt_board(con, corrupt, message):
+    load_fen(con, START_FEN)
+    board = con.ram("board", BOARD_SIZE)
+    corrupt(board)
+    con.poke("board", board)
+    with pytest.raises(BoardStateError, match=message):
+        con.position()
+
+
+def test_position_rejects_the_side_that_moved_in_check(con):
+    load_fen(con, "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
+    board = con.ram("board", BOARD_SIZE)               # Black's king d9 -> e9: the kings face
+    board[square(4, 9)], board[square(3, 9)] = board[square(3, 9)], 0
+    con.poke("board", board)
+    with pytest.raises(BoardStateError, match="in check"):
+        con.position()
+
+
+def test_wait_until_times_out_with_frame_and_screen(con):
+    start = con.frames
+    with pytest.raises(WaitTimeout, match=r"never: not reached after 30 frames \(frame \d+, ui_screen"):
+        con.wait_until(lambda c: False, 30, "never")
+    assert con.frames == start + 30
+    assert con.wait_until(lambda c: c.frames >= start + 35, 100) == 5
+
+
+def test_crash_is_raised(con):
+    class Crashed:
+        has_crashed = 1
+        controller = 0
+
+        def step(self, n):
+            return np.zeros((240, 256, 3), np.uint8)
+
+        def __getitem__(self, addr):
+            return 0
+    con.nes = Crashed()
+    with pytest.raises(EmulatorCrashed, match="invalid opcode"):
+        con.press(0x80)
+
+
+def test_move_cursor_to_corners(on_board):
+    for f, r in ((0, 0), (8, 9), (4, 5), (2, 4)):
+        on_board.move_cursor_to(f, r)
+        assert on_board.cursor() == (f, r)
+
+
+def test_save_and_load_restore_state(on_board):
+    con = on_board
+    con.move_cursor_to(4, 3)
+    snap = con.save()
+    con.move_cursor_to(0, 0)
+    assert con.cursor() == (0, 0)
+    con.load(snap)
+    assert con.frames == snap.frames and con.cursor() == (4, 3)
+    con.step()
+    assert con.cursor() == (4, 3)
+
+
+def test_screen_is_the_last_frame(con):
+    img = con.screen()
+    assert img.size == (256, 240) and img.mode == "RGB"
+    assert np.array_equal(np.asarray(img), np.asarray(con.framebuffer))
+
+
+def test_compare_screenshot(con, tmp_path, monkeypatch):
+    monkeypatch.delenv("UPDATE_SCREENSHOTS", raising=False)
+    ref = tmp_path / "ref" / "boot.png"
+    img = con.screen()
+    with pytest.raises(AssertionError, match="no reference screenshot"):
+        compare_screenshot(img, ref, out_dir=tmp_path / "out")
+    monkeypatch.setenv("UPDATE_SCREENSHOTS", "1")
+    compare_screenshot(img, ref)                       # writes the reference
+    monkeypatch.delenv("UPDATE_SCREENSHOTS")
+    assert compare_screenshot(img, ref).fraction == 0.0
+
+    small = img.copy()                                 # 4 pixels changed: within tolerance
+    for x in range(4):
+        small.putpixel((x, 0), (255, 0, 255))
+    d = compare_screenshot(small, ref)
+    assert 0 < d.fraction <= 0.002 and d.actual is None
+
+    big = img.copy()                                   # a 40x40 block changed: fails, saves
+    big.paste((255, 0, 255), (100, 100, 140, 140))
+    with pytest.raises(AssertionError, match="actual saved at") as info:
+        compare_screenshot(big, ref, out_dir=tmp_path / "out")
+    saved = tmp_path / "out" / "boot.actual.png"
+    assert str(saved) in str(info.value)
+    with Image.open(saved) as got:
+        assert np.array_equal(np.asarray(got.convert("RGB")), np.asarray(big))
+    assert (tmp_path / "out" / "boot.diff.png").exists()
+
+    with pytest.raises(AssertionError, match="size"):
+        compare_screenshot(img.resize((128, 120)), ref, out_dir=tmp_path / "out")
+
+
+def test_play_move_through_the_pad(on_board):
+    con = on_board
+    if not con.has("ui_screen"):
+        pytest.skip("this ROM has no game screens yet")
+    con.play_move("h2e2")
+    con.wait_human_turn()
+    pieces = con.position().pieces()
+    assert pieces.get(square(4, 2)) == (RED, CANNON) and square(7, 2) not in pieces
+    assert con.ram16("game_ply") == 2 and con.ram("eng_side") == RED
