@@ -25,10 +25,6 @@
 .include "eng.inc"
 .include "search.inc"
 
-.segment "RODATA"
-game_bit_mask:
-  .byte $01, $02, $04, $08, $10, $20, $40, $80
-
 .segment "CODE"
 
 ;;
@@ -250,7 +246,7 @@ mk_to   = local+1
   lsr a
   lsr a
   tax                    ; X = byte, Y = bit
-  lda game_bit_mask,y
+  lda bit_mask,y
   ldy game_check
   bne @set
   eor #$FF
@@ -455,15 +451,7 @@ all_checks:
   sec
   sbc local+11
   tay
-  and #7
-  tax
-  tya
-  lsr a
-  lsr a
-  lsr a
-  tay
-  lda rep_check,y
-  and game_bit_mask,x
+  jsr rep_check_bit      ; (eng_search.s) Z = 0: set
   beq @not_all
   inc local+11
   inc local+11
