@@ -20,7 +20,8 @@
 .include "search.inc"
 
 acc  = local+0         ; 2 bytes: knowledge sum, then the result
-tp   = local+2         ; 2 bytes: table pointer
+ekf  = local+2         ; the enemy king's file (PIECE_TERMS)
+dif  = local+3         ; a signed count for ev_muladd
 wlo  = local+4         ; a weight (16-bit) for ev_muladd
 whi  = local+5
 hb   = local+6         ; blocked horse legs, Red minus Black (signed)
@@ -52,16 +53,15 @@ btw  = local+11        ; pieces between a cannon and the enemy king
   sta acc+1
 .endmacro
 
-;; (wlo, whi) = the signed byte table,x sign-extended.  Clobbers A, Y.
+;; (wlo, whi) = the signed byte table,y sign-extended.  Clobbers A.  17 cycles.
 .macro LOAD_W8 table
-  .local positive
-  ldy #0
-  lda table,x
+  lda table,y
   sta wlo
-  bpl positive
-  dey
-positive:
-  sty whi
+  asl a                ; C = the sign
+  lda #0
+  adc #$FF             ; $00 (C = 1) or $FF (C = 0)
+  eor #$FF
+  sta whi
 .endmacro
 
 ;; counter + 1 (red = 1) or - 1 (red = 0).
@@ -78,8 +78,7 @@ positive:
   .local skip
   lda board+(d),y
   beq skip
-  cmp #SQ_OFFBOARD
-  beq skip
+  bmi skip             ; SQ_OFFBOARD ($FF); piece codes are $10-$2F
   TALLY tally, counter
 skip:
 .endmacro
@@ -89,8 +88,7 @@ skip:
   .local skip
   lda board+(d),y
   beq skip
-  cmp #SQ_OFFBOARD
-  beq skip
+  bmi skip             ; SQ_OFFBOARD
   lda sq_flags+(2*(d)),y
   and #half
   beq skip
@@ -98,39 +96,43 @@ skip:
 skip:
 .endmacro
 
-;; The per-piece terms of one side's slots first..first+15.  `tally` is
+;; The per-piece terms of one side's slots first+1..first+15 (slot first is
+;; the king, which has none).  `tally` is
 ;; 1 (Red: counters go up) or 0 (Black: down), `half` the side's
 ;; FLAG_*_HALF, `eking` the enemy king's slot, `cadd` 1 (Red: cannon terms
-;; are added) or 0 (Black: subtracted).
+;; are added) or 0 (Black: subtracted).  A slot's kind is classed by
+;; ev_kclass (0 = no term: king, advisor, pawn), so those slots cost 18
+;; cycles and the others are told apart by two shifts.
 .macro PIECE_TERMS first, tally, half, eking, cadd
-  .local loop, next, to_el, rook, horse, el, cannon, to_next, walk_up, walk_down, counted, done
-  ldx #first
-loop:
-  ldy piece_sq,x
-  beq next
-  lda piece_kind,x
-  cmp #KIND_ELEPHANT
-  bcc next             ; king, advisor
-  beq to_el
-  cmp #KIND_ROOK
-  beq rook
-  bcc horse
-  cmp #KIND_PAWN
-  beq next
-  jmp cannon
-to_el:
-  jmp el
-rook:
-  lda sq_file,y        ; a rook on the enemy king's file
+  .local loop, next, rook, horse, el, cannon, to_next, walk_up, walk_down, counted, done
   ldy piece_sq+eking
-  cmp sq_file,y
-  bne next
-  TALLY tally, rf
+  sty ek
+  lda sq_file,y
+  sta ekf
+  ldx #first + 1       ; slot 0 is the king
+loop:
+  ldy piece_kind,x
+  lda ev_kclass,y
+  beq next             ; king, advisor, pawn
+  ldy piece_sq,x
+  beq next             ; captured
+  asl a
+  bcs horse            ; $80
+  bmi el               ; $40
+  asl a
+  bmi rook             ; $20
+  jmp cannon           ; $10
 next:
   inx
   cpx #first + 16
   bne loop
   jmp done
+rook:                  ; a rook on the enemy king's file
+  lda sq_file,y
+  cmp ekf
+  bne next
+  TALLY tally, rf
+  jmp next
 horse:                 ; occupied orthogonal neighbours (the legs)
   IF_OCCUPIED DIR_UP, tally, hb
   IF_OCCUPIED DIR_DOWN, tally, hb
@@ -145,18 +147,15 @@ el:                    ; occupied eyes whose target is on the own half
   jmp next
 to_next:
   jmp next
-cannon:
-  sty csq              ; a cannon on the enemy king's file
+cannon:                ; a cannon on the enemy king's file
   lda sq_file,y
-  ldy piece_sq+eking
-  cmp sq_file,y
+  cmp ekf
   bne to_next
-  sty ek
+  sty csq
   lda #0
   sta btw
-  cpy csq              ; C = 1: the king is above (ek > csq)
-  ldy csq
-  bcc walk_down
+  cpy ek               ; C = 1: the king is below (csq > ek)
+  bcs walk_down
 walk_up:
   tya
   clc
@@ -235,7 +234,7 @@ cfile = local+12       ; 2 bytes: this set's cannon-file table (eng_eval only)
 ;   local+0..1.
 ; Uses local+0..13.  Clobbers A, X, Y.
 ; Cycles: 69 with a material+PST set ("basic"); with the knowledge terms
-;   ("full") 1,280 / 1,599 / 2,776 (min / median / max over the 520 positions
+;   ("full") 1,093 / 1,361 / 2,182 (min / median / max over the 520 positions
 ;   of emu_tests/test_romsearch_eval.py, which prints them).
 .proc eng_eval
   ldx eng_vset
@@ -259,74 +258,93 @@ knowledge:
   sta rf
   PIECE_TERMS 0, 1, FLAG_RED_HALF, 16, 1
   PIECE_TERMS 16, 0, FLAG_BLACK_HALF, 0, 0
-  ; the counted per-piece terms times their weights
-  ldx eng_vset
+  ; the counted per-piece terms times their weights (a zero count is skipped)
+  ldy eng_vset
+  lda hb
+  beq :+
   LOAD_W8 ev_horse_leg
   lda hb
   jsr ev_muladd
-  ldx eng_vset
+: lda eb
+  beq :+
   LOAD_W8 ev_elephant_eye
   lda eb
   jsr ev_muladd
-  ldx eng_vset
+: lda rf
+  beq :+
   LOAD_W8 ev_rook_file
   lda rf
   jsr ev_muladd
+:
   ; dynamic horse/cannon: (own - enemy) * dyn[n], n = pieces on the board
-  lda #0
+  ; (counts[0] and counts[8], kind 0, are always 0)
   clc
-  ldx #15
-: adc counts,x
-  dex
-  bpl :-
+  lda counts+1
+  .repeat 6, i
+  adc counts+2+i
+  .endrepeat
+  .repeat 7, i
+  adc counts+9+i
+  .endrepeat
   ldx eng_vset
   adc evk_base_33,x    ; C = 0: the sum is at most 32
   tay                  ; Y = set * 33 + n (ev_muladd keeps Y)
+  lda counts+KIND_HORSE
+  sec
+  sbc counts+8+KIND_HORSE
+  beq :+
+  sta dif
   lda evk_dyn_horse_lo,y
   sta wlo
   lda evk_dyn_horse_hi,y
   sta whi
-  lda counts+KIND_HORSE
-  sec
-  sbc counts+8+KIND_HORSE
+  lda dif
   jsr ev_muladd
+: lda counts+KIND_CANNON
+  sec
+  sbc counts+8+KIND_CANNON
+  beq :+
+  sta dif
   lda evk_dyn_cannon_lo,y
   sta wlo
   lda evk_dyn_cannon_hi,y
   sta whi
-  lda counts+KIND_CANNON
-  sec
-  sbc counts+8+KIND_CANNON
+  lda dif
   jsr ev_muladd
-  ; pawns against the enemy's rooks + horses + cannons
+:
+  ; pawns against the enemy's rooks + horses + cannons: one product table
+  ; [set * 42 + pawns * 7 + attackers] (at most 5 pawns, 6 attackers)
+  ldy counts+KIND_PAWN
+  lda times7,y
   ldx eng_vset
-  lda counts+8+KIND_ROOK
   clc
+  adc evk_base_42,x
+  adc counts+8+KIND_ROOK
   adc counts+8+KIND_HORSE
   adc counts+8+KIND_CANNON
-  adc evk_base_7,x
   tay
-  lda evk_pawn_adj_lo,y
-  sta wlo
-  lda evk_pawn_adj_hi,y
-  sta whi
-  lda counts+KIND_PAWN
-  jsr ev_muladd
-  ldx eng_vset
-  lda counts+KIND_ROOK
   clc
+  lda acc
+  adc evk_pawn_prod_lo,y
+  sta acc
+  lda acc+1
+  adc evk_pawn_prod_hi,y
+  sta acc+1
+  ldy counts+8+KIND_PAWN
+  lda times7,y
+  clc
+  adc evk_base_42,x
+  adc counts+KIND_ROOK
   adc counts+KIND_HORSE
   adc counts+KIND_CANNON
-  adc evk_base_7,x
   tay
-  lda evk_pawn_adj_lo,y
-  sta wlo
-  lda evk_pawn_adj_hi,y
-  sta whi
-  lda #0
   sec
-  sbc counts+8+KIND_PAWN
-  jsr ev_muladd
+  lda acc
+  sbc evk_pawn_prod_lo,y
+  sta acc
+  lda acc+1
+  sbc evk_pawn_prod_hi,y
+  sta acc+1
   ; missing elephants against enemy cannons, missing advisors against rooks:
   ; index (2 - own) * 3 + enemy
   MISS_TERM KIND_ELEPHANT, 8+KIND_CANNON, evk_miss_elephant_lo, evk_miss_elephant_hi, 1
@@ -401,6 +419,14 @@ done:
 .endproc
 
 .segment "RODATA"
+; the per-piece term of each kind: $80 horse, $40 elephant, $20 rook,
+; $10 cannon, 0 none (PIECE_TERMS)
+ev_kclass:
+  .byte 0, 0, 0, $40, $80, $20, $10, 0
+.assert >ev_kclass = >(ev_kclass + 7), error, "ev_kclass crosses a page (a cycle per lookup): move it"
 ; (2 - own advisors or elephants) * 3, for 0, 1, 2 of them
 miss_times3:
   .byte 6, 3, 0
+; pawns * 7, for 0..5 pawns (evk_pawn_prod rows)
+times7:
+  .byte 0, 7, 14, 21, 28, 35

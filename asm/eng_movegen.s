@@ -242,8 +242,8 @@ done:
 ;   (ms_key is not written).  C = 1: they do not fit the MOVE_STACK_ENTRIES
 ;   entries; ms_top is unchanged (the entries above it are garbage).
 ; Uses local+0..5.  Clobbers A, X, Y.
-; Cycles: about 2,900 for a middlegame position with 38 moves, 76 per
-;   generated move (bench/rom_bench.py): 57 per piece for the dispatch, 22
+; Cycles: about 2,890 for a middlegame position with 38 moves, 75 per
+;   generated move (bench/rom_bench.py): 54 per piece for the dispatch, 22
 ;   per push, 9-13 per empty square a slider passes.
 .proc eng_gen
   lda #0
@@ -278,8 +278,8 @@ done:
   adc #16
   sta gen_end
   ldx ms_top
-loop:
   ldy gen_slot
+loop:                  ; Y = gen_slot
   lda piece_sq,y
   beq gen_next
   sta gen_from
@@ -293,9 +293,10 @@ loop:
   ldy gen_from
   jmp (gen_jp)
 gen_next:              ; every generator ends here, X = next free entry
-  inc gen_slot
-  lda gen_slot
-  cmp gen_end
+  ldy gen_slot
+  iny
+  sty gen_slot
+  cpy gen_end
   bne loop
   stx ms_top
   clc

@@ -197,22 +197,12 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     t += ["", "; ---- knowledge tables (evaluate.build_tables), per weight set"]
     for si, (name, tb) in enumerate(zip(set_names, tables)):
         t += [f"; weight set {si}: {name}"]
-        t += _table16(f"ev_dyn_horse_{si}", tb.dyn_horse, "[pieces on board 0..32]")
-        t += _table16(f"ev_dyn_cannon_{si}", tb.dyn_cannon, "[pieces on board 0..32]")
-        t += _table16(f"ev_pawn_adj_{si}", tb.pawn_adj, "[enemy rooks+horses+cannons 0..6]")
-        t += _table16(f"ev_miss_elephant_{si}", tb.miss_elephant, "[missing*3 + enemy cannons]")
-        t += _table16(f"ev_miss_advisor_{si}", tb.miss_advisor, "[missing*3 + enemy rooks]")
         t += [f"ev_cannon_file_{si}: ; [pieces between 0, 1, 2, 3+] (signed bytes)"]
         t += _bytes(v & 0xFF for v in tb.cannon_file)
     t += ["; scalars per weight set (signed bytes, index = set)"]
     for field in ("tempo", "horse_leg", "elephant_eye", "rook_file"):
         t += [f"ev_{field}:"] + _bytes(getattr(tb, field) & 0xFF for tb in tables)
     t += ["ev_knowledge: ; 1 = the set has leaf knowledge terms"] + _bytes(int(tb.knowledge) for tb in tables)
-    for arr in ("dyn_horse", "dyn_cannon", "pawn_adj", "miss_elephant", "miss_advisor"):
-        for part in ("lo", "hi"):
-            labels = [f"ev_{arr}_{si}_{part}" for si in range(len(set_names))]
-            t += [f"ev_{arr}_{part}_ptr_l:", "  .lobytes " + ", ".join(labels),
-                  f"ev_{arr}_{part}_ptr_h:", "  .hibytes " + ", ".join(labels)]
     t += ["ev_cannon_file_ptr_l:", "  .lobytes " + ", ".join(f"ev_cannon_file_{si}" for si in range(len(set_names))),
           "ev_cannon_file_ptr_h:", "  .hibytes " + ", ".join(f"ev_cannon_file_{si}" for si in range(len(set_names)))]
 
@@ -246,13 +236,19 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     # weight sets back to back, so `lda table,y` with Y = evk_base_N[set] + i
     # reads them without pointers
     t += ["", "; ---- knowledge tables of all weight sets back to back (eng_eval.s)"]
-    for arr, n, base in (("dyn_horse", 33, "33"), ("dyn_cannon", 33, "33"), ("pawn_adj", 7, "7"),
+    for arr, n, base in (("dyn_horse", 33, "33"), ("dyn_cannon", 33, "33"),
                          ("miss_elephant", 9, "9"), ("miss_advisor", 9, "9")):
         vals = [v & 0xFFFF for tb in tables for v in getattr(tb, arr)]
         if len(vals) > 256:
             raise ValueError(f"evk_{arr}: {len(vals)} entries do not fit 8-bit indexing")
         t += [f"evk_{arr}_lo:"] + _bytes(map(_lo, vals)) + [f"evk_{arr}_hi:"] + _bytes(map(_hi, vals))
-    for n in (33, 7, 9):
+    # pawns times their adjustment: [set * 42 + pawns (0..5) * 7 + enemy attackers (0..6)]
+    vals = [(p * v) & 0xFFFF for tb in tables for p in range(6) for v in tb.pawn_adj]
+    if len(vals) > 256:
+        raise ValueError(f"evk_pawn_prod: {len(vals)} entries do not fit 8-bit indexing")
+    t += ["evk_pawn_prod_lo: ; [set * 42 + pawns * 7 + enemy rooks+horses+cannons]"] + _bytes(map(_lo, vals))
+    t += ["evk_pawn_prod_hi:"] + _bytes(map(_hi, vals))
+    for n in (33, 9, 42):
         t += [f"evk_base_{n}: ; [set] = set * {n}"] + _bytes(si * n for si in range(len(tables)))
     return "\n".join(c) + "\n", "\n".join(t) + "\n"
 

@@ -1,0 +1,202 @@
+"""Per-routine cycle profile of the ROM's search (asm/eng_search.s) under py65.
+
+    python -m bench.rom_profile [--level Master] [--positions N] [--skip K] [--top T] [--fen FEN]
+
+Runs eng_search on positions of bench/middlegames.fen (the first N after
+skipping K, or one --fen) and attributes every instruction's cycles to a
+routine: the nearest top-level label at or below the PC (rom/xiangqi.map.json,
+labels without "__"; a local label never starts a routine).
+
+  exclusive  cycles spent with the PC inside the routine;
+  inclusive  cycles from a JSR to the routine until its matching RTS
+             (callees included; a recursive routine counts its outermost
+             activation only, so inclusive <= total);
+  calls      JSRs to the routine (a JMP tail call counts for the caller).
+
+Frames are matched by the stack pointer: a JSR pushes (routine, S before the
+JSR); after an RTS every frame whose S is <= the new S is closed, so frames
+left by an abnormal unwind (TXS) close at the next RTS above them.
+
+--lines ROUTINE adds the routine's costliest instructions (cycles per address,
+with the source line from rom/xiangqi.lst, macro expansions included).
+
+Also prints nodes, cycles and cycles/node (the same numbers as
+bench.rom_search_bench) so an optimisation can be judged on one run.
+"""
+from __future__ import annotations
+
+import argparse
+import bisect
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools.romengine import _Stop  # noqa: E402
+from tools.romsearch import NES_HZ, RomSearch, game_position  # noqa: E402
+
+SUITE = ROOT / "bench" / "middlegames.fen"
+
+
+def middlegames() -> list[str]:
+    return [l.strip() for l in SUITE.read_text().splitlines() if l.strip() and not l.startswith("#")]
+
+
+class Profile:
+    """Exclusive / inclusive cycles and call counts per routine."""
+
+    def __init__(self, labels: dict[str, int]) -> None:
+        procs = sorted((v, k) for k, v in labels.items() if v >= 0x8000 and "__" not in k)
+        self.starts = [v for v, _ in procs]
+        self.names = [k for _, k in procs]
+        self.excl: Counter = Counter()
+        self.incl: Counter = Counter()
+        self.calls: Counter = Counter()
+        self.total = 0
+        self.pcs: Counter = Counter()    # cycles per instruction address
+
+    def name_at(self, pc: int) -> str:
+        return self.names[bisect.bisect_right(self.starts, pc) - 1]
+
+    def search(self, rs: RomSearch, fen: str, level: str) -> dict:
+        """rs.search with the profile on (a slower copy of Cpu.call's loop)."""
+        cpu = rs.eng.cpu
+        real_call = cpu.call
+        excl, incl, calls, pcs = self.excl, self.incl, self.calls, self.pcs
+        starts, names = self.starts, self.names
+        # one name index per PC, cached
+        cache: dict[int, str] = {}
+
+        def call(addr, a=0, x=0, y=0, carry=False, limit=0):
+            mpu, mem = cpu.mpu, cpu.mem
+            ret = cpu.stop - 1
+            mem[0x01FF], mem[0x01FE] = ret >> 8, ret & 0xFF
+            mpu.sp, cpu.base_sp = 0xFD, 0xFF
+            mpu.a, mpu.x, mpu.y = a & 0xFF, x & 0xFF, y & 0xFF
+            mpu.pc = addr
+            ins, cyc, extra = mpu.instruct, mpu.cycletime, mpu.extracycles
+            cycles = 0
+            frames: list[tuple[str, int, int]] = []   # (routine, S before the JSR, cycles at entry)
+            active: Counter = Counter()
+            top = names[bisect.bisect_right(starts, addr) - 1]
+            calls[top] += 1
+            frames.append((top, 0x100, 0))
+            active[top] += 1
+            try:
+                while True:
+                    pc = mpu.pc
+                    op = mem[pc]
+                    sp = mpu.sp
+                    mpu.pc += 1
+                    mpu.excycles = 0
+                    mpu.addcycles = extra[op]
+                    ins[op](mpu)
+                    c = cyc[op] + mpu.excycles
+                    cycles += c
+                    nm = cache.get(pc)
+                    if nm is None:
+                        nm = cache[pc] = names[bisect.bisect_right(starts, pc) - 1]
+                    excl[nm] += c
+                    pcs[pc] += c
+                    if op == 0x20:                       # JSR: cycles of the JSR go to the callee
+                        callee = cache.get(mpu.pc)
+                        if callee is None:
+                            callee = cache[mpu.pc] = names[bisect.bisect_right(starts, mpu.pc) - 1]
+                        calls[callee] += 1
+                        frames.append((callee, sp, cycles - c))
+                        active[callee] += 1
+                    elif op == 0x60:                     # RTS: close the frames it leaves
+                        nsp = mpu.sp
+                        while frames and frames[-1][1] <= nsp:
+                            r, _, t0 = frames.pop()
+                            active[r] -= 1
+                            if not active[r]:
+                                incl[r] += cycles - t0
+            except _Stop:
+                pass
+            while frames:
+                r, _, t0 = frames.pop()
+                active[r] -= 1
+                if not active[r]:
+                    incl[r] += cycles - t0
+            cpu.cycles = cycles
+            self.total += cycles
+            return cycles
+
+        cpu.call = call
+        try:
+            return rs.search(game_position(fen), level)
+        finally:
+            cpu.call = real_call
+
+    def table(self, top: int) -> list[str]:
+        total = max(1, self.total)
+        out = ["| routine | exclusive | share | inclusive | share | calls | excl/call |",
+               "|---|---|---|---|---|---|---|"]
+        for name, c in self.excl.most_common(top):
+            n = self.calls.get(name, 0)
+            inc = self.incl.get(name, 0)
+            out.append(f"| `{name}` | {c:,} | {100 * c / total:.1f}% | {inc:,} | {100 * inc / total:.1f}% | "
+                       f"{n:,} | {c / n:,.0f} |" if n else
+                       f"| `{name}` | {c:,} | {100 * c / total:.1f}% | - | - | 0 | - |")
+        return out
+
+
+def listing_lines(path: Path = ROOT / "rom" / "xiangqi.lst") -> dict[int, str]:
+    """Address -> "file:line  source" of every instruction in the ROM listing."""
+    out: dict[int, str] = {}
+    for line in path.read_text(errors="replace").splitlines():
+        m = re.match(r"([0-9A-F]{4})  ([0-9A-F]{2}(?: [0-9A-F]{2})*)\s+(\S+:\d+)\s+(.*)", line)
+        if m:
+            out.setdefault(int(m.group(1), 16), f"{m.group(3)}  {m.group(4).strip()}")
+    return out
+
+
+def line_table(prof: Profile, routine: str, top: int) -> list[str]:
+    """The instructions of `routine` that cost the most (cycles per listing line)."""
+    src = listing_lines()
+    rows = sorted(((c, pc) for pc, c in prof.pcs.items() if prof.name_at(pc) == routine), reverse=True)
+    total = sum(c for c, _ in rows) or 1
+    out = [f"| {routine}: address | cycles | share | source |", "|---|---|---|---|"]
+    for c, pc in rows[:top]:
+        out.append(f"| ${pc:04X} | {c:,} | {100 * c / total:.1f}% | `{src.get(pc, '?')}` |")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.rom_profile")
+    ap.add_argument("--level", default="Master")
+    ap.add_argument("--positions", type=int, default=1)
+    ap.add_argument("--skip", type=int, default=0, help="positions of the suite to skip first")
+    ap.add_argument("--fen", help="profile this position instead of the suite")
+    ap.add_argument("--top", type=int, default=30, help="routines to list")
+    ap.add_argument("--lines", action="append", default=[], metavar="ROUTINE",
+                    help="also list the costliest instructions of ROUTINE (repeatable)")
+    args = ap.parse_args(argv)
+    rs = RomSearch()
+    fens = [args.fen] if args.fen else middlegames()[args.skip:args.skip + args.positions]
+    prof = Profile(rs.eng.labels)
+    nodes = 0
+    t0 = time.time()
+    for i, fen in enumerate(fens):
+        res = prof.search(rs, fen, args.level)
+        nodes += res["nodes"]
+        print(f"position {args.skip + i}: {res['move']} score {res['score']} nodes {res['nodes']} "
+              f"depth {res['depth']} cycles {res['cycles']:,} ({res['seconds']:.2f} s)", flush=True)
+    print(f"\n{args.level}, {len(fens)} positions: {nodes:,} nodes, {prof.total:,} cycles "
+          f"({prof.total / NES_HZ:.2f} s NES), {prof.total / max(1, nodes):,.0f} cycles/node "
+          f"(py65 {time.time() - t0:.0f} s)\n")
+    print("\n".join(prof.table(args.top)))
+    for routine in args.lines:
+        print()
+        print("\n".join(line_table(prof, routine, args.top)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
