@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tools.asm import assemble_and_link
+from tools.asm import AsmError, assemble_and_link
 from tools.asm.oracle import OracleError, build_with_ca65, ca65_available
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -199,6 +199,85 @@ def test_random_operands_match_ca65(tmp_path_factory, lines):
             assemble_and_link(srcs, str(tmp / "o.cfg"))
         return
     assert_same(ref, assemble_and_link(srcs, str(tmp / "o.cfg")).image)
+
+
+# ---------------------------------------------------------------- names of enclosing scopes
+# ca65 binds a bare name in an expression to a symbol of the *current* scope (created
+# undefined); only at the end of the file is an undefined one bound to the symbol of an
+# enclosing scope.  So inside .proc/.scope an outer constant is no constant yet (.if,
+# .elseif, .repeat, .res, .align: "Constant expression expected"; ::NAME is), a later
+# local definition wins over the outer one, .defined() is false once the name was used,
+# and the addressing mode comes from the outer symbol's address size if it is known.
+_ZP = '.segment "ZEROPAGE"\nzv: .res 1\n.segment "CODE"\n'
+_MAC = ".macro m v\n.if v = 2\nnop\n.endif\n.endmacro\n"
+SCOPE_CASES = {
+    "if outer const": ("K = 2\n.proc p\n.if K = 2\nnop\n.endif\n.endproc\n", False),
+    "if outer const defined later": (".proc p\n.if K = 2\nnop\n.endif\n.endproc\nK = 2\n", False),
+    "elseif": ("K = 2\n.proc p\n.if 0\n.elseif K = 2\nnop\n.endif\n.endproc\n", False),
+    "repeat count": ("K = 2\n.proc p\n.repeat K\nnop\n.endrep\n.endproc\n", False),
+    "res count": ("K = 2\n.proc p\n.res K\n.endproc\n", False),
+    "align": ("K = 2\n.proc p\n.align K\n.endproc\n", False),
+    "named scope": ("K = 2\n.scope s\n.if K = 2\nnop\n.endif\n.endscope\n", False),
+    "anonymous scope": ("K = 2\n.scope\n.if K = 2\nnop\n.endif\n.endscope\n", False),
+    "outer label": ("K: nop\n.proc p\n.if K = 2\nnop\n.endif\n.endproc\n", False),
+    "parent proc const": (".proc p\nK = 2\n.proc q\n.if K = 2\nnop\n.endif\n.endproc\n.endproc\n", False),
+    "via local const": ("K = 2\n.proc p\nJ = K + 1\n.if J = 3\nnop\n.endif\n.endproc\n", False),
+    "after a reference": ("K = 2\n.proc p\nlda #K\n.if K = 2\nnop\n.endif\n.endproc\n", False),
+    "macro body": ("K = 2\n.macro n\n.if K = 2\nnop\n.endif\n.endmacro\n.proc p\nn\n.endproc\n", False),
+    "macro argument": ("K = 2\n" + _MAC + ".proc p\nm K\n.endproc\n", False),
+    "command line define": (".proc p\n.if DEBUG\nnop\n.endif\n.endproc\n", False),
+    "scoped name of a placeholder": ("K = 2\n.proc p\nlda #K\n.endproc\n.if p::K = 2\nnop\n.endif\n",
+                                     False),
+    "global scope": ("K = 2\n.if K = 2\nnop\n.endif\n" + _MAC + "m K\n", True),
+    "rooted": ("K = 2\n.proc p\n.if ::K = 2\nnop\n.endif\n.repeat ::K\nnop\n.endrep\n.endproc\n", True),
+    "rooted macro argument": ("K = 2\n" + _MAC + ".proc p\nm ::K\n.endproc\n", True),
+    "rooted nested": (".proc p\nK = 2\n.proc q\n.if ::p::K = 2\nnop\n.endif\n.endproc\n.endproc\n",
+                      True),
+    "scoped nested": (".proc p\nK = 2\n.proc q\n.if p::K = 2\nnop\n.endif\n.endproc\n.endproc\n", True),
+    "local const": (".proc p\nK = 2\n.if K = 2\nnop\n.endif\n.endproc\n", True),
+    "defined() of outer": ("K = 2\n.proc p\n.if .defined(K)\nnop\n.endif\n.ifdef K\nnop\n.endif\n"
+                           ".endproc\n", True),
+    "defined() after a reference": ("K = 2\n.proc p\nlda #K\n.if .defined(K)\nnop\n.endif\n"
+                                    ".ifdef K\nnop\n.endif\n.endproc\n", True),
+    "later local wins": ("K = 2\n.proc p\nlda #K\nK = 3\n.endproc\n", True),
+    "later local label wins": ("K = 2\n.proc p\njmp K\nK: nop\n.endproc\n", True),
+    "deferred uses": ("K = 2\n.proc p\nlda #K\n.byte K\n.word K\n.assert K = 2, error, \"x\"\n"
+                      ".endproc\n", True),
+    "enum member from outer": ("K = 2\n.proc p\n.enum\nE1 = K\nE2\n.endenum\nlda #E2\n.endproc\n",
+                               True),
+    "enum member forward": (".enum\nA1 = fwd\nB1\n.endenum\nfwd = 5\nlda #B1\n", True),
+    "zp size from outer label": (_ZP + ".proc p\nlda zv\nlda zv,x\nstx zv,y\nlda z:zv\n"
+                                 ".proc q\nlda zv\n.endproc\n.endproc\n", True),
+    "zp size blocked by parent's use": (_ZP + ".proc p\nlda zv\n.proc q\nlda zv\n.endproc\n"
+                                        ".endproc\n", True),
+    "size from outer const": ("K = 2\nL = $1234\n.proc p\nlda K\nlda L\nJ = K\nlda J\n.endproc\n",
+                              True),
+    "size of a later outer const": (".proc p\nlda K\n.endproc\nK = 2\n", True),
+    "global declaration": ('.globalzp gz\n.proc p\nlda gz\n.endproc\n.segment "ZEROPAGE"\n'
+                           "gz: .res 1\n", True),
+    "anonymous scope refs": (_ZP + "K = 2\n.scope\nlda #K\nlda zv\njmp top\n.endscope\ntop: rts\n"
+                             ".proc p\n.scope\nlda zv\nlda #F\n.endscope\n.endproc\nF = 7\n", True),
+    "branch to outer": ("top: nop\n.proc p\nbne top\n.endproc\n", True),
+}
+
+
+@needs_ca65
+@pytest.mark.parametrize("name", sorted(SCOPE_CASES))
+def test_outer_scope_names_like_ca65(tmp_path: Path, name: str):
+    body, ca65_accepts = SCOPE_CASES[name]
+    (tmp_path / "t.s").write_text('.segment "CODE"\n' + body)
+    (tmp_path / "t.cfg").write_text(CFG.read_text())
+    src, cfg, defines = [str(tmp_path / "t.s")], str(tmp_path / "t.cfg"), {"DEBUG": 1}
+    try:
+        ref = build_with_ca65(src, cfg, defines=defines, cwd=str(tmp_path))
+    except OracleError as e:
+        assert not ca65_accepts, f"ca65 rejects it: {e}"
+        assert "Constant expression expected" in str(e)
+        with pytest.raises(AsmError, match="constant expression expected"):
+            assemble_and_link(src, cfg, defines=defines)
+        return
+    assert ca65_accepts, "ca65 accepts it"
+    assert_same(ref, assemble_and_link(src, cfg, defines=defines).image)
 
 
 # ---------------------------------------------------------------- the project itself

@@ -58,6 +58,26 @@ CASES = {
     "unclosed if": ('.segment "CODE"\n.if 1\n nop\n', r"t\.s:2:1: error: '\.if' without '\.endif'"),
     "division by zero": ('.segment "CODE"\n  .byte 1/0\n', r"t\.s:2:9: error: division by zero"),
     "non-constant .res": ('.segment "CODE"\n  .res fwd\nfwd = 1\n', r"t\.s:2:8: error: constant expression expected"),
+    # ca65: inside a scope a bare name defined only outside is no constant yet (::NAME is)
+    "outer name in .if": ('K = 2\n.segment "CODE"\n.proc p\n  .if K = 2\n  .endif\n.endproc\n',
+                          r"t\.s:4:7: error: constant expression expected: 'K' is not defined in scope 'p' "
+                          r"\(yet\), and ca65 binds it to the outer 'K' only at the end of the file; "
+                          r"write '::K'$"),
+    "outer name in .repeat": ('K = 2\n.segment "CODE"\n.scope s\n  .repeat 1+K\n  .endrep\n.endscope\n',
+                              r"t\.s:4:13: error: constant expression expected: 'K' is not defined in "
+                              r"scope 's' \(yet\).*write '::K'$"),
+    "parent scope name in .res": ('.segment "CODE"\n.proc p\nN = 1\n.proc q\n  .res N\n.endproc\n.endproc\n',
+                                  r"t\.s:5:8: error: constant expression expected: 'N' is not defined in "
+                                  r"scope 'p::q' \(yet\), and ca65 binds it to the outer 'p::N' .*; "
+                                  r"write '::p::N'$"),
+    "outer name via local const": ('K = 2\n.segment "CODE"\n.proc p\nJ = K\n  .if J\n  .endif\n.endproc\n',
+                                   r"t\.s:5:7: error: constant expression expected: 'K' \(used by 'J'\) "
+                                   r"is not defined in scope 'p' \(yet\).*write '::K'$"),
+    "outer name from macro argument": ('UP = 2\n.macro m d\n  .if d > 0\n  .endif\n.endmacro\n'
+                                       '.segment "CODE"\n.proc p\n  m UP\n.endproc\n',
+                                       r"t\.s:8:5: error: constant expression expected: 'UP' is not "
+                                       r"defined in scope 'p' \(yet\).*write '::UP' "
+                                       r"\(in macro 'm' called at t\.s:8:3\)$"),
     "undefined export": ('.export nothing\n.segment "CODE"\n nop\n', r"t\.s:1:9: error: exported symbol 'nothing' is undefined"),
     "bad character": ('.segment "CODE"\n  lda #1 ?\n', r"t\.s:2:10: error: invalid character '\?'"),
 }

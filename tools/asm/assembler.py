@@ -105,6 +105,7 @@ class Assembler:
         self.conds: list[list[bool]] = []  # [active, taken, parent_active, seen_else]
         self.cond_pos: list[Pos] = []
         self.scope_stack: list[tuple[Scope, str, Pos]] = []
+        self.all_scopes: list[Scope] = []  # every nested scope, in opening order
         self.collect: dict | None = None
         self.assertions: list[Assertion] = []
         self.listing: list[ListLine] = []
@@ -113,7 +114,7 @@ class Assembler:
         self.exports: dict[str, Symbol] = {}
         self.imports: dict[str, Symbol] = {}
         self.local_counter = 0
-        self.enum_next: int | None = None  # inside .enum: the next member's value
+        self.enum_next: tuple | None = None  # inside .enum: the next member's value (a tree)
         self.macro_depth = 0
         for name, value in (defines or {}).items():
             s = self._new_symbol(self.root, name)
@@ -154,10 +155,15 @@ class Assembler:
 
     def ref_symbol(self, parts: list[str], rooted: bool, pos: Pos) -> tuple:
         if len(parts) == 1 and not rooted:
+            # ca65 (SymFind with SYM_ALLOC_NEW): a bare name in an expression is a
+            # symbol of the *current* scope, created undefined if it is not there yet.
+            # Only at the end of the file is an undefined one bound to a defined symbol
+            # of that name in an enclosing scope (see _finish).  Until then it has no
+            # value, so inside a .proc/.scope a name defined only outside is not a
+            # constant (.if, .repeat, .res...) -- write ::NAME -- though it may already
+            # decide the addressing mode (_sym_size).
             name = parts[0]
-            s = self._find_any(name)
-            if s is None:
-                s = self._new_symbol(self.scope, name)
+            s = self.scope.symbols.get(name) or self._new_symbol(self.scope, name)
         else:
             sc = self._find_scope(parts[:-1], rooted, pos)
             s = sc.symbols.get(parts[-1]) or self._new_symbol(sc, parts[-1])
@@ -261,11 +267,71 @@ class Assembler:
     def _const(self, toks: list[Tok], i: int, what: str = "constant expression expected"
                ) -> tuple[int, int]:
         pos = toks[i].pos
+        start = i
         node, i = self._parse_expr(toks, i)
         v = _try_eval(node, pos)
         if not isinstance(v, int):
+            hint = self._outer_name_hint(node)
+            if hint is not None:
+                used, text = hint
+                pos = next((toks[k].pos for k in range(start, i) if toks[k].kind == "id"
+                            and toks[k].value == used and not toks[k - 1].is_op("::")), pos)
+                raise AsmError(f"{what}: {text}", pos)
             raise AsmError(what, pos)
         return v, i
+
+    def _outer_name_hint(self, node: tuple) -> tuple[str, str] | None:
+        """Why ``node`` is not constant if that is ca65's scope rule; (name to point at, text).
+
+        The case: inside a .proc/.scope a bare name that the scope has not defined
+        (yet) while an enclosing scope defines it as a constant.  ca65 cannot take
+        the outer one before the end of the file (the scope may still define its
+        own), so the name is not constant at this point; ``::NAME`` is.
+        """
+        seen: set[int] = set()
+
+        def culprit(n: tuple) -> tuple[Symbol, Symbol] | None:
+            for s in walk_symbols(n):
+                if id(s) in seen:
+                    continue
+                seen.add(id(s))
+                r = s.real()
+                if r.kind == "const":
+                    found = culprit(r.expr)  # type: ignore[arg-type]
+                    if found is not None:
+                        return found
+                    continue
+                if r.kind is not None or s.scope is None or s.scope.parent is None:
+                    continue
+                up = s.scope.parent
+                while up is not None:
+                    h = up.symbols.get(s.name)
+                    if h is not None and h.real().kind is not None:
+                        if isinstance(_try_eval(("sym", h)), int):
+                            return s, h
+                        break
+                    up = up.parent
+            return None
+
+        for top in walk_symbols(node):
+            found = culprit(("sym", top))
+            if found is None:
+                continue
+            s, outer = found
+            sc = s.scope
+            assert sc is not None and sc.parent is not None
+            where = f"scope '{sc.parent.qualified(sc.name)}'" if sc.name else "this anonymous scope"
+            used = f" (used by '{top.name}')" if top is not s else ""
+            text = (f"'{s.name}'{used} is not defined in {where} (yet), and ca65 binds it to "
+                    f"the outer '{outer.qualified}' only at the end of the file")
+            parts, o = [outer.name], outer.scope
+            while o is not None and o.parent is not None and o.name:
+                parts.append(o.name)
+                o = o.parent
+            if o is not None and o.parent is None:  # no anonymous scope on the way: nameable
+                text += f"; write '::{'::'.join(reversed(parts))}'"
+            return top.name, text
+        return None
 
     @staticmethod
     def _end(toks: list[Tok], i: int) -> None:
@@ -297,7 +363,10 @@ class Assembler:
                 continue
             first = toks[0]
             if first.kind == "dir" and first.value in _IF_DIRS:
-                self._conditional(toks)
+                try:
+                    self._conditional(toks)
+                except AsmError as e:
+                    raise self._with_macro_context(e) from None
                 self.listing.append(ListLine(file, line, text, None, 0, 0, len(frames)))
                 continue
             if self.conds and not self.conds[-1][0]:
@@ -487,7 +556,18 @@ class Assembler:
                 r.busy = False
         if r.addrsize is not None:
             return r.addrsize
-        return s.addrsize or 0  # not defined yet: unknown size
+        if s.addrsize:
+            return s.addrsize
+        # Not defined (yet): ca65 (StudySymbol) uses the address size of the nearest
+        # symbol of that name in an enclosing scope, as far as it is known now; an
+        # undefined one there gives only its declared size (no further search).
+        up = s.scope.parent if s.scope is not None else None
+        while up is not None:
+            h = up.symbols.get(s.name)
+            if h is not None:
+                return self._sym_size(h) if h.real().kind is not None else (h.addrsize or 0)
+            up = up.parent
+        return 0  # unknown size
 
     def _instruction(self, mnem: str, toks: list[Tok], i: int, pos: Pos) -> None:
         modes = OPCODES[mnem]
@@ -839,7 +919,7 @@ class Assembler:
             self._push_scope(name, ".enum", pos)
         else:
             self.scope_stack.append((self.scope, ".enum-anon", pos))
-        self.enum_next = 0
+        self.enum_next = ("num", 0)
 
     def _enum_member(self, toks: list[Tok]) -> None:
         t = toks[0]
@@ -853,15 +933,14 @@ class Assembler:
             raise AsmError("enum member name expected", t.pos)
         i = 1
         if toks[1].is_op("="):
-            node, i = self._parse_expr(toks, 2)
-            v = _try_eval(node, t.pos)
-            if not isinstance(v, int):
-                raise AsmError("constant expression expected", toks[2].pos)
-            self.enum_next = v
+            # ca65 takes any expression (evaluated later if need be); the next member is it + 1
+            self.enum_next, i = self._parse_expr(toks, 2)
         self._end(toks, i)
         s = self.scope.symbols.get(t.value) or self._new_symbol(self.scope, t.value)  # type: ignore[arg-type]
-        self._define(s, "const", t.pos, ("num", self.enum_next))
-        self.enum_next += 1  # type: ignore[operator]
+        node = self.enum_next
+        assert node is not None
+        self._define(s, "const", t.pos, node)
+        self.enum_next = ("num", node[1] + 1) if node[0] == "num" else ("bin", "+", node, ("num", 1))
 
     def _d_org(self, toks: list[Tok], i: int, pos: Pos) -> None:
         raise AsmError("'.org' is not supported (use segments and the linker config)", pos)
@@ -956,6 +1035,7 @@ class Assembler:
         sc = Scope(name, self.scope)
         if name:
             self.scope.children[name] = sc
+        self.all_scopes.append(sc)  # anonymous ones too (not in any .children)
         self.scope_stack.append((self.scope, kind, pos))
         self.scope = sc
 
@@ -1116,13 +1196,19 @@ class Assembler:
             _, kind, pos = self.scope_stack[-1]
             raise AsmError(f"'{kind}' without '{'.endproc' if kind == '.proc' else '.endscope'}'", pos)
         self._close_cheap()
+        # .global: export if defined, import otherwise (first: a nested scope's undefined
+        # name may resolve to such an import below).
+        for s in list(self.root.symbols.values()):
+            if s.global_decl:
+                if s.kind in ("label", "const"):
+                    s.exported = True
+                    self.exports[s.name] = s
+                elif s.kind is None:
+                    s.kind = "import"
+                    s.def_pos = s.export_pos
+                    self.imports[s.name] = s
         # Symbols referenced in a nested scope but defined in an enclosing one (ca65 SymCheck).
-        stack = [self.root]
-        while stack:
-            sc = stack.pop()
-            stack.extend(sc.children.values())
-            if sc.parent is None:
-                continue
+        for sc in self.all_scopes:
             for s in sc.symbols.values():
                 if s.kind is None and not s.exported:
                     up = sc.parent
@@ -1134,16 +1220,6 @@ class Assembler:
                                 cand.ref_pos = s.ref_pos
                             break
                         up = up.parent
-        # .global: export if defined, import otherwise.
-        for s in list(self.root.symbols.values()):
-            if s.global_decl:
-                if s.kind in ("label", "const"):
-                    s.exported = True
-                    self.exports[s.name] = s
-                elif s.kind is None:
-                    s.kind = "import"
-                    s.def_pos = s.export_pos
-                    self.imports[s.name] = s
         # ca65 writes only the imports that are used; unused ones are no link error.
         self.imports = {n: s for n, s in self.imports.items() if s.ref_pos is not None}
         for name, s in self.exports.items():
