@@ -51,10 +51,12 @@ test-full: $(STAMP) $(ROM)
 bench: $(STAMP) $(ROM)
 	$(PY) -m bench.engine_bench
 
-# The ROM engine under py65: rules-core cycles, then search time per level.
+# The ROM engine under py65: rules-core cycles, then search time per level;
+# then the whole cartridge in cynes: thinking time per level in real frames.
 rom-bench: $(STAMP) $(ROM)
 	$(PY) -m bench.rom_bench
 	$(PY) -m bench.rom_search_bench --check
+	$(PY) -m bench.cynes_think_bench --out bench/results/cynes_think.md
 
 # Self-play between adjacent levels (slow: tens of minutes).
 match: $(STAMP)
