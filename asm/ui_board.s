@@ -196,7 +196,9 @@ done:
 
 ;;
 ; Blinks the piece on game_last_to (the computer's move) a few times.
-; Waits BLINK_TIMES * 2 * BLINK_FRAMES frames.
+; Waits BLINK_TIMES * 2 * BLINK_FRAMES frames, reading the pads each frame:
+; any button held sets busy_pads, so a tap during the blink ends the demo
+; (in a game the press is only swallowed, like one during the search).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc board_blink
 times = local+12         ; draw_square keeps local+12
@@ -217,7 +219,15 @@ times = local+12         ; draw_square keeps local+12
   jsr draw_square
   ldx #BLINK_FRAMES
 @wait:
+  txa
+  pha
   jsr wait_frame
+  jsr read_pads         ; a button during the blink counts as one during
+  lda pad_held          ; the search: the demo ends on it (main.s)
+  ora busy_pads
+  sta busy_pads
+  pla
+  tax
   dex
   bne @wait
   dec times
