@@ -23,6 +23,7 @@
   jsr title_enter
 @loop:
   jsr read_pads
+  jsr merge_pad2
   lda ui_screen         ; the demo: any button, even between two searches
   cmp #UI_SCREEN_ATTRACT
   bne @think
@@ -120,6 +121,27 @@ SPINNER_PAL = 2         ; sprite palette 2 (red)
   jsr read_pads
   lda #$FF
   sta oam + SPINNER_OAM + OAM_Y
+  rts
+.endproc
+
+;;
+; Two players: on Black's turn pad 2 counts as well as pad 1, so two
+; people can share one controller or use one each.  (Red always plays with
+; pad 1; one player and the menus use pad 1 only.)
+; Clobbers A.
+.proc merge_pad2
+  lda ui_players
+  cmp #UI_HUMAN_RED | UI_HUMAN_BLACK
+  bne @done
+  lda eng_side
+  beq @done
+  lda pad_held
+  ora pad_held+1
+  sta pad_held
+  lda pad_pressed
+  ora pad_pressed+1
+  sta pad_pressed
+@done:
   rts
 .endproc
 

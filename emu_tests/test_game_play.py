@@ -79,8 +79,13 @@ class Player(Console):
     2 frames on one pass (e.g. flushing the panel text after a hint), and a
     2-frame press can fall entirely inside it."""
 
+    pad = 1                      # which controller presses go to (cynes: pad 2 = high byte)
+
     def press(self, buttons: int, frames: int = 3, release: int = 4) -> None:
         super().press(buttons, frames, release)
+
+    def hold(self, buttons: int, frames: int = 2) -> None:
+        super().hold(buttons << 8 if self.pad == 2 else buttons, frames)
 
 
 def power_on(rom_path: Path) -> Player:
@@ -224,7 +229,7 @@ def press_watching(con: Console, buttons: int, predicate, max_frames: int = 60,
                    hold: int = 3, what: str = "") -> None:
     """Press `buttons` (held `hold` frames) and step one frame at a time until
     predicate(con): a state that lasts only a frame or two is not missed."""
-    con.nes.controller = buttons
+    con.nes.controller = buttons << 8 if getattr(con, "pad", 1) == 2 else buttons
     try:
         for n in range(max_frames):
             if n == hold:
@@ -422,6 +427,25 @@ def test_repetition_draw_two_players(rom_path):
     assert (con.ram("ui_result"), con.ram("ui_winner")) == (GAME_REPETITION, NO_WINNER)
     con.press(START)
     con.wait_screen(SCREEN_TITLE, 120)
+
+
+def test_two_players_two_controllers(rom_path):
+    """Two players: Black may use controller 2 (or share controller 1);
+    Red plays with controller 1 only, so pad 2 cannot move Red's pieces."""
+    con = power_on(rom_path)
+    choose_and_start(con, TWO_PLAYERS, NOVICE)
+    game = Game(START_FEN)
+    human_move(con, game, _iccs(game, "h2e2"))            # Red, pad 1
+    con.pad = 2
+    human_move(con, game, _iccs(game, "h9g7"))            # Black, pad 2
+    before = snapshot_state(con)
+    cursor = con.cursor()
+    con.press(RIGHT)
+    con.press(A)
+    assert con.cursor() == cursor and con.ram("ui_sel") == 0 and snapshot_state(con) == before
+    con.pad = 1
+    human_move(con, game, _iccs(game, "b0c2"))            # Red, pad 1
+    human_move(con, game, _iccs(game, "b9c7"))            # Black may share pad 1 too
 
 
 def test_resign(rom_path):
