@@ -226,6 +226,33 @@ def load_levels(path: Path | None = None, eval_config: EvalConfig | None = None)
 
 
 @dataclass(frozen=True)
+class Pruning:
+    """Experimental forward pruning (config/search.yaml `pruning:`); the
+    defaults switch everything off and leave the search bit-identical.
+    Only reference_py implements these; the ROM does not (yet)."""
+    futility_margin1: int = 0     # depth-1 futility: quiet non-checking moves skipped when eval + m <= alpha
+    futility_margin2: int = 0     # the same at depth 2 (extended futility)
+    rfp_depth: int = 0            # reverse futility: at depth <= this, null-window nodes
+    rfp_margin: int = 0           #   return beta when eval - margin * depth >= beta
+    lmp1: int = 0                 # late-move pruning at depth 1: quiet non-checking moves skipped
+    lmp2: int = 0                 #   once this many legal moves were searched (lmp2: at depth 2)
+    lmr_min_depth: int = 3        # LMR below the root from depth >= this (LMR_MIN_DEPTH)
+    lmr_min_moves: int = 3        #   for legal moves after this many (LMR_MIN_MOVES)
+    lmr2_moves: int = 0           # reduce 2 plies instead of 1 after this many legal moves (0: never)
+    aspiration: int = 0           # root window +- this from depth 2 on (0: full window)
+    qs_evasion_qply: int = 0      # quiescence: in check at qply >= this returns the static eval (0: off)
+    prune_checks: int = 0         # 1: futility / LMP also skip quiet checking moves, decided before
+                                  #   making the move; the first such move ends the move loop
+
+    @property
+    def any(self) -> bool:
+        return self != Pruning()
+
+
+PRUNING_KEYS = tuple(Pruning.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
 class SearchConfig:
     victim_rank: dict[int, int]
     attacker_rank: dict[int, int]
@@ -234,13 +261,14 @@ class SearchConfig:
     delta_margin: int
     move_stack_entries: int
     null_move_min_depth: int
+    pruning: Pruning = Pruning()
 
 
 def load_search(path: Path | None = None) -> SearchConfig:
     path = path or CONFIG_DIR / "search.yaml"
     root = _load(path)
     _unknown(path, root, ("victim_rank", "attacker_rank", "history_bonus", "perpetual_check", "delta_margin",
-                                "move_stack_entries", "null_move_min_depth"),
+                                "move_stack_entries", "null_move_min_depth", "pruning"),
              "the top level")
     ranks = {}
     for key in ("victim_rank", "attacker_rank"):
@@ -256,4 +284,11 @@ def load_search(path: Path | None = None) -> SearchConfig:
     dm = _int(path, _get(path, root, "delta_margin"), "delta_margin", 0, 1000)
     ms = _int(path, _get(path, root, "move_stack_entries"), "move_stack_entries", 128, 256)
     nm = _int(path, _get(path, root, "null_move_min_depth"), "null_move_min_depth", 3, 9)
-    return SearchConfig(ranks["victim_rank"], ranks["attacker_rank"], bonus, pc, dm, ms, nm)
+    pruning = Pruning()
+    if "pruning" in root.value:
+        pn = root.value["pruning"]
+        if not isinstance(pn.value, dict):
+            raise ConfigError(path, pn.line, "pruning must be a mapping")
+        _unknown(path, pn, PRUNING_KEYS, "pruning")
+        pruning = Pruning(**{k: _int(path, v, f"pruning.{k}", 0, 1000) for k, v in pn.value.items()})
+    return SearchConfig(ranks["victim_rank"], ranks["attacker_rank"], bonus, pc, dm, ms, nm, pruning)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .board import CANNON, EMPTY, HORSE, ROOK, move_iccs, sq90
-from .config import Level, SearchConfig, load_eval, load_levels, load_search
+from .config import Level, Pruning, SearchConfig, load_eval, load_levels, load_search
 from .evaluate import EvalTables, evaluate, tables_for
 from .position import Position
 from .rules import DRAW_PLIES, GAME_WINDOW
@@ -83,7 +83,8 @@ class Searcher:
 
     def __init__(self, pos: Position, level: Level, seed: int = 0,
                  history: bool | None = None, killers: bool | None = None,
-                 null: bool = True, delta: bool = True, lmr: bool = True) -> None:
+                 null: bool = True, delta: bool = True, lmr: bool = True,
+                 pruning: Pruning | None = None) -> None:
         self.pos = pos
         self.level = level
         self.tables: EvalTables = tables_for(level.eval)
@@ -93,6 +94,11 @@ class Searcher:
         self.use_null = null
         self.use_lmr = lmr
         self.use_delta = delta
+        # Experimental forward pruning (config/search.yaml `pruning:`, all off by default).
+        self.pr: Pruning = self.cfg.pruning if pruning is None else pruning
+        self.pruned = 0          # moves skipped by futility / late-move pruning (made, not counted as nodes)
+        self.qnodes = 0          # nodes counted in quiescence
+        self.static_evals = 0    # extra static evals made only for pruning decisions
         self.material = material_values()
         self.hist = [0] * HISTORY_SIZE
         self.killers = [[0, 0] for _ in range(MAX_PLY)]   # only plies < depth <= 6 are used
@@ -219,6 +225,15 @@ class Searcher:
                 return draw
         if depth <= 0:
             return self._quiesce(alpha, beta, ply, 0, in_check)
+        pr = self.pr
+        static = None            # the static eval (no noise), computed only for pruning decisions
+        if (pr.rfp_depth and depth <= pr.rfp_depth and ply > 0 and not in_check and beta - alpha == 1
+                and abs(beta) < MATE_BOUND):
+            # Reverse futility (static null move): far above beta at shallow depth.
+            static = evaluate(pos, self.tables)
+            self.static_evals += 1
+            if static - pr.rfp_margin * depth >= beta:
+                return beta
         if (self.use_null and ply > 0 and not in_check and depth >= self.cfg.null_move_min_depth
                 and beta - alpha == 1 and abs(beta) < MATE_BOUND and pos.last_move_not_null()
                 and self._has_major(pos.side)):
@@ -234,6 +249,13 @@ class Searcher:
             if v >= beta:
                 return beta
         pv_move = self.prev_pv[ply] if on_pv and ply < len(self.prev_pv) else 0
+        fmargin = lmp = 0
+        if ply > 0 and not in_check and depth <= 2:
+            fmargin = pr.futility_margin1 if depth == 1 else pr.futility_margin2
+            lmp = pr.lmp1 if depth == 1 else pr.lmp2
+            if fmargin and static is None:
+                static = evaluate(pos, self.tables)
+                self.static_evals += 1
         moves = pos.generate()
         if self.stack + len(moves) > self.cfg.move_stack_entries:
             self.overflows += 1
@@ -248,15 +270,31 @@ class Searcher:
             for i in range(len(moves)):
                 m = self._pick(moves, keys, i)
                 quiet = pos.board[m >> 8] == EMPTY
+                if (pr.prune_checks and quiet and (fmargin or lmp) and m != pv_move
+                        and ((fmargin and static + fmargin <= alpha and alpha > -MATE_BOUND)
+                             or (lmp and legal >= lmp))):
+                    # Captures and the PV move sort first, so every later move is quiet
+                    # and would be pruned too (alpha only rises): stop here.
+                    self.pruned += 1
+                    if not legal:
+                        legal = 1    # unknown legality: return alpha, not a mate score
+                    break
                 pos.make(m)
                 if pos.in_check(pos.side ^ 1):
                     pos.unmake()
                     continue
                 legal += 1
+                child_check = pos.in_check(pos.side)
+                if (quiet and (fmargin or lmp) and not child_check and m != pv_move
+                        and ((fmargin and static + fmargin <= alpha and alpha > -MATE_BOUND)
+                             or (lmp and legal > lmp))):
+                    # Futility / late-move pruning: a quiet move that gives no check.
+                    pos.unmake()
+                    self.pruned += 1
+                    continue
                 if self._count_node():
                     pos.unmake()
                     return 0
-                child_check = pos.in_check(pos.side)
                 pos.push_history(child_check)
                 child_pv = on_pv and m == pv_move
                 if legal == 1:
@@ -265,8 +303,10 @@ class Searcher:
                     # Principal variation search: prove the move is no better
                     # with a null window, search again only if it is.  Late
                     # quiet moves are first tried one ply shallower (LMR).
-                    r = 1 if (self.use_lmr and ply > 0 and depth >= LMR_MIN_DEPTH and legal > LMR_MIN_MOVES
+                    r = 1 if (self.use_lmr and ply > 0 and depth >= pr.lmr_min_depth and legal > pr.lmr_min_moves
                               and quiet and not in_check and not child_check) else 0
+                    if r and pr.lmr2_moves and legal > pr.lmr2_moves and depth >= 3:
+                        r = 2
                     v = -self._alphabeta(depth - 1 - r, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
                     if r and v > alpha and not self.aborted:
                         v = -self._alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
@@ -299,6 +339,8 @@ class Searcher:
         self.pv[ply] = []
         if qply >= self.level.qdepth or ply >= MAX_PLY:
             return self.eval()
+        if in_check and self.pr.qs_evasion_qply and qply >= self.pr.qs_evasion_qply:
+            return self.eval()
         stand = 0
         if not in_check:
             stand = self.eval()
@@ -329,6 +371,7 @@ class Searcher:
                 if self._count_node():
                     pos.unmake()
                     return 0
+                self.qnodes += 1
                 v = -self._quiesce(-beta, -alpha, ply + 1, qply + 1, pos.in_check(pos.side))
                 pos.unmake()
                 if self.aborted:
@@ -357,7 +400,16 @@ class Searcher:
         result = SearchResult(root_moves[0], 0, 0, 0, [root_moves[0]])
         for depth in range(1, self.level.depth + 1):
             self.root_best = 0
-            v = self._alphabeta(depth, -INF, INF, 0, True, in_check)
+            w = self.pr.aspiration
+            if w and depth >= 2 and result.depth and abs(result.score) < MATE_BOUND:
+                # Aspiration window around the previous score; a fail re-searches the full window.
+                lo, hi = result.score - w, result.score + w
+                v = self._alphabeta(depth, lo, hi, 0, True, in_check)
+                if not self.aborted and (v <= lo or v >= hi):
+                    self.root_best = 0
+                    v = self._alphabeta(depth, -INF, INF, 0, True, in_check)
+            else:
+                v = self._alphabeta(depth, -INF, INF, 0, True, in_check)
             if self.aborted:
                 if depth == 1 and self.root_best:
                     result = SearchResult(self.root_best, 0, 0, 0, [self.root_best])

@@ -120,3 +120,19 @@ def test_build_stops_on_yaml_error_without_touching_outputs(tmp_path, monkeypatc
         build_rom.build("ours", rom)
     assert not rom.exists()
     assert not (tmp_path / "gen").exists()
+
+
+def test_rom_build_refuses_reference_only_pruning(tmp_path):
+    """The pruning options of config/search.yaml exist only in reference_py:
+    switching one on must stop the ROM's table generation (with the file and
+    line), or the ROM would silently stop matching the reference."""
+    cfg = tmp_path / "config"
+    shutil.copytree(ROOT / "config", cfg)
+    text = (cfg / "search.yaml").read_text().splitlines()
+    line = next(i for i, s in enumerate(text) if s.strip().startswith("rfp_depth:"))
+    text[line] = "  rfp_depth: 2"
+    (cfg / "search.yaml").write_text("\n".join(text) + "\n")
+    out = tmp_path / "gen"
+    with pytest.raises(ConfigError, match=rf"search\.yaml:{line + 1}: pruning\.rfp_depth = 2: .*only in reference_py"):
+        gen_tables.generate(out, config_dir=cfg)
+    assert not out.exists() or not any(out.iterdir())

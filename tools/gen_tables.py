@@ -88,6 +88,22 @@ def _level_text(name: str) -> str:
     return t[:8].ljust(8)
 
 
+def _refuse_pruning(yaml_path: Path, pruning) -> None:
+    """The experimental pruning options exist only in reference_py: a ROM
+    built with one of them on would not match the reference, so the build
+    stops, naming the first option that differs from its default."""
+    from dataclasses import fields
+    from reference_py.config import Pruning
+    off = Pruning()
+    key = next(f.name for f in fields(Pruning) if getattr(pruning, f.name) != getattr(off, f.name))
+    lines = Path(yaml_path).read_text().splitlines()
+    line = next((i + 1 for i, t in enumerate(lines) if t.strip().startswith(f"{key}:")), None)
+    raise ConfigError(yaml_path, line, f"pruning.{key} = {getattr(pruning, key)}: the experimental "
+                      "pruning options are implemented only in reference_py (the ROM would not "
+                      "match it); set it back to its default, "
+                      f"{getattr(off, key)}, to build the ROM")
+
+
 def build(config_dir: Path | None = None) -> tuple[str, str]:
     """Return (eng_const.inc, eng_tables.inc) as text.  Raises ConfigError."""
     config_dir = config_dir or CONFIG_DIR
@@ -95,6 +111,8 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     cfg = load_eval(path("eval.yaml"))
     levels = load_levels(path("difficulty.yaml"), eval_config=cfg)
     scfg = load_search(path("search.yaml"))
+    if scfg.pruning.any:
+        _refuse_pruning(path("search.yaml") or CONFIG_DIR / "search.yaml", scfg.pruning)
     set_names = list(cfg.sets)
     tables = [build_tables(cfg, cfg.sets[n]) for n in set_names]
 

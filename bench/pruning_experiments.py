@@ -1,0 +1,194 @@
+"""Forward-pruning experiments for the Master level (bench/results/pruning_experiments.md).
+
+A configuration is a level from config/difficulty.yaml with optional level
+overrides and optional `Pruning` settings (reference_py/config.py), written
+as NAME or NAME:key=value,key=value, e.g.
+
+    Master
+    Master:futility_margin1=100,rfp_depth=2,rfp_margin=120
+    Master:qdepth=4,lmr_min_moves=2
+
+Level fields (depth, qdepth, nodes, eval, noise) override the level, every
+other key a Pruning field.  Usage:
+
+    python -m bench.pruning_experiments nodes CONFIG [CONFIG ...]
+    python -m bench.pruning_experiments match CONFIG_A CONFIG_B [--games 40] [--seed 1] [--jobs 2]
+
+`nodes` searches the 40 positions of bench/middlegames.fen and prints median,
+mean and maximum nodes, the node-cap hits, how many best moves agree with the
+first configuration, the quiescence share and the moves pruned.  `match`
+plays self-play games exactly like bench/match.py (seeded two-ply random
+openings, each played with both colours, 300-ply adjudication).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from reference_py.board import BLACK, RED
+from reference_py.config import PRUNING_KEYS, Pruning
+from reference_py.fen import START_FEN, parse_fen
+from reference_py.rules import Game
+from reference_py.search import Searcher, level_by_name, search_config
+
+ROOT = Path(__file__).resolve().parent.parent
+SUITE = ROOT / "bench" / "middlegames.fen"
+LEVEL_KEYS = ("depth", "qdepth", "nodes", "noise", "eval")
+MAX_PLIES = 300
+OPENING_PLIES = 2
+CYCLES_PER_NODE = 6000
+PRUNED_MOVE_CYCLES = 1600      # pick 270 + make ~340 + 2 x in-check 337 + unmake 293
+EVAL_CYCLES = 1800             # eng_eval, Master's full weights
+NES_HZ = 1_789_773
+
+
+def parse_config(spec: str):
+    name, _, rest = spec.partition(":")
+    level = level_by_name(name)
+    lv_over, pr_over = {}, {}
+    for item in filter(None, rest.split(",")):
+        k, _, v = item.partition("=")
+        if k in LEVEL_KEYS:
+            lv_over[k] = v if k == "eval" else int(v)
+        elif k in PRUNING_KEYS:
+            pr_over[k] = int(v)
+        else:
+            raise SystemExit(f"unknown key {k!r} in {spec!r}")
+    level = dataclasses.replace(level, **lv_over)
+    pruning = dataclasses.replace(search_config().pruning, **pr_over)
+    return level, pruning
+
+
+def suite_fens() -> list[str]:
+    return [ln.strip() for ln in SUITE.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+def _suite_one(args):
+    spec, fen = args
+    level, pruning = parse_config(spec)
+    s = Searcher(parse_fen(fen), level, pruning=pruning)
+    r = s.run()
+    return r.nodes, r.depth, r.move, s.qnodes, s.pruned, s.static_evals
+
+
+def nodes_report(specs: list[str], jobs: int) -> list[dict]:
+    fens = suite_fens()
+    out = []
+    base_moves = None
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for spec in specs:
+            level, _ = parse_config(spec)
+            t = time.time()
+            rs = list(pool.map(_suite_one, [(spec, f) for f in fens]))
+            nodes = [r[0] for r in rs]
+            moves = [r[2] for r in rs]
+            if base_moves is None:
+                base_moves = moves
+            row = {"config": spec, "median": statistics.median(nodes), "mean": round(statistics.mean(nodes)),
+                   "max": max(nodes), "capped": sum(n >= level.nodes for n in nodes), "positions": len(nodes),
+                   "min_depth": min(r[1] for r in rs),
+                   "same_move": sum(a == b for a, b in zip(moves, base_moves)),
+                   "q_share": sum(r[3] for r in rs) / max(1, sum(nodes)),
+                   "pruned": sum(r[4] for r in rs), "static_evals": sum(r[5] for r in rs),
+                   "seconds": round(time.time() - t, 1)}
+            # Rough ROM cost: nodes at CYCLES_PER_NODE, plus per pruned move pick + make + two
+            # in-check tests + unmake, plus an eval per extra static eval (bench/results/rom_search_bench.md).
+            extra = [r[4] * PRUNED_MOVE_CYCLES + r[5] * EVAL_CYCLES for r in rs]
+            cyc = [n * CYCLES_PER_NODE + e for n, e in zip(nodes, extra)]
+            row["est_nes_median_s"] = statistics.median(cyc) / NES_HZ
+            row["est_nes_max_s"] = max(cyc) / NES_HZ
+            row["nes_median_s"] = row["median"] * CYCLES_PER_NODE / NES_HZ
+            row["nes_max_s"] = row["max"] * CYCLES_PER_NODE / NES_HZ
+            print(f"{spec:60s} median {row['median']:7.0f} mean {row['mean']:6d} max {row['max']:6d} "
+                  f"cap {row['capped']:2d}/{row['positions']} mindepth {row['min_depth']} "
+                  f"same {row['same_move']:2d} q {row['q_share']:.0%} pruned {row['pruned']:6d} "
+                  f"evals {row['static_evals']:6d} NES {row['nes_median_s']:.1f}/{row['nes_max_s']:.1f} s "
+                  f"est {row['est_nes_median_s']:.1f}/{row['est_nes_max_s']:.1f} s ({row['seconds']} s)", flush=True)
+            out.append(row)
+    return out
+
+
+def play_game(args) -> dict:
+    red_spec, black_spec, opening_seed, game_seed = args
+    rng = random.Random(opening_seed)
+    game = Game(START_FEN)
+    for _ in range(OPENING_PLIES):
+        game.play(rng.choice(game.pos.legal_moves()))
+    players = {RED: parse_config(red_spec), BLACK: parse_config(black_spec)}
+    nodes = {RED: 0, BLACK: 0}
+    moves = {RED: 0, BLACK: 0}
+    outcome = None
+    while len(game.moves) < MAX_PLIES:
+        outcome = game.outcome()
+        if outcome:
+            break
+        side = game.pos.side
+        level, pruning = players[side]
+        r = Searcher(game.pos, level, seed=(game_seed * 1000 + len(game.moves)) & 0xFFFF, pruning=pruning).run()
+        nodes[side] += r.nodes
+        moves[side] += 1
+        game.play(r.move)
+    winner = outcome.winner if outcome else None
+    return {"red": red_spec, "black": black_spec,
+            "winner": None if winner is None else ("red" if winner == RED else "black"),
+            "reason": outcome.reason if outcome else f"adjudicated after {MAX_PLIES} plies",
+            "plies": len(game.moves), "nodes_red": nodes[RED], "nodes_black": nodes[BLACK],
+            "moves_red": moves[RED], "moves_black": moves[BLACK]}
+
+
+def match(a: str, b: str, games: int, jobs: int, seed: int) -> dict:
+    tasks = []
+    for i in range(games):
+        opening = seed * 10007 + i // 2
+        tasks.append((a, b, opening, seed * 7919 + i) if i % 2 == 0 else (b, a, opening, seed * 7919 + i))
+    t = time.time()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(play_game, tasks))
+    w = d = l = 0
+    na = ma = 0
+    for r in results:
+        a_red = r["red"] == a
+        na += r["nodes_red"] if a_red else r["nodes_black"]
+        ma += r["moves_red"] if a_red else r["moves_black"]
+        if r["winner"] is None:
+            d += 1
+        elif (r["winner"] == "red") == a_red:
+            w += 1
+        else:
+            l += 1
+    return {"a": a, "b": b, "games": games, "seed": seed, "a_wins": w, "draws": d, "a_losses": l,
+            "a_score": (w + d / 2) / games, "a_nodes_per_move": round(na / max(1, ma)),
+            "seconds": round(time.time() - t, 1), "results": results}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("cmd", choices=("nodes", "match"))
+    p.add_argument("configs", nargs="+")
+    p.add_argument("--games", type=int, default=40)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--out", default="")
+    args = p.parse_args(argv)
+    if args.cmd == "nodes":
+        res = nodes_report(args.configs, args.jobs)
+    else:
+        a, b = args.configs
+        res = match(a, b, args.games, args.jobs, args.seed)
+        print(f"{a} vs {b}: +{res['a_wins']} ={res['draws']} -{res['a_losses']} score {res['a_score']:.1%} "
+              f"over {res['games']} games, seed {args.seed}; A nodes/move {res['a_nodes_per_move']} "
+              f"({res['seconds']} s)", flush=True)
+    if args.out:
+        Path(args.out).write_text(json.dumps(res, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
