@@ -125,8 +125,8 @@ text_ptr_hi:
 ; Draws the empty screen with rendering off: copies the empty board
 ; (board_nametable, 960 tiles + 64 attributes) to nametable $2000, keeps
 ; the attributes in attr_shadow and writes the panel text.  NMI must be off
-; (the queue is flushed directly).  The pieces come later, from
-; draw_start_position, through the NMI queue.
+; (the queue is flushed directly).  The pieces come later, through the NMI
+; queue (board_sync in ui_board.s).
 ; Uses local+0..2.  Clobbers A, X, Y.
 .proc board_view_init
 src = local+0           ; 2 bytes
@@ -166,28 +166,6 @@ src = local+0           ; 2 bytes
   lda ui_level
   jsr draw_level_name
   jmp vram_flush
-.endproc
-
-;;
-; Draws the 32 pieces of the starting position with draw_square, i.e.
-; through the VRAM queue: with NMI on this takes 8 frames (4 squares fit in
-; the queue per frame) and is the same path every later move redraw takes.
-; Uses local+0..15 (local+12 = square counter).  Clobbers A, X, Y.
-.proc draw_start_position
-square = local+12       ; draw_square leaves local+12 alone
-  lda #0
-  sta square
-@loop:
-  ldx square
-  lda start_position,x
-  beq @next
-  jsr draw_square
-@next:
-  inc square
-  lda square
-  cmp #BOARD_SQUARES
-  bne @loop
-  rts
 .endproc
 
 ;;
@@ -423,56 +401,58 @@ count = local+2
   sta ptr
   lda text_ptr_hi,x
   sta ptr+1
+  ldy #1
+  lda (ptr),y
+  pha                   ; address low
+  dey
+  lda (ptr),y
+  tax                   ; address high
   ldy #2
   lda (ptr),y
   sta count
-  ldy #0
-  lda (ptr),y
-  tax                   ; address high
-  iny
-  lda (ptr),y
-  tay                   ; address low
+  lda ptr               ; the characters follow the 3-byte header
+  clc
+  adc #3
+  sta ptr
+  bcc :+
+  inc ptr+1
+: pla
+  tay
   lda count
-  jsr vram_queue_begin
-  ldy #3
-@char:
-  lda (ptr),y
-  sta vram_queue,x
-  inx
-  iny
-  dec count
-  bne @char
-  jmp vram_queue_end
+  jmp put_text
 .endproc
 
 ;;
 ; Queues the name of a difficulty level (8 characters of lvl_name_text,
 ; generated from config/difficulty.yaml) on the panel row under " LEVEL  ".
 ; @param A level, 0 = weakest (below LEVEL_COUNT)
-; Uses local+0..1.  Clobbers A, X, Y.
+; Uses local+0..2.  Clobbers A, X, Y.
 .proc draw_level_name
-src   = local+0
-count = local+1
+  ldx #>LEVEL_NAME_VRAM
+  ldy #<LEVEL_NAME_VRAM
+  ; fall through
+.endproc
+
+;;
+; Queues the name of a difficulty level at any VRAM address (the panel,
+; the title's menu).
+; @param A level, 0 = weakest (below LEVEL_COUNT)
+; @param X, Y VRAM address high, low
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc put_level_name
   asl a
   asl a
   asl a                 ; level * LEVEL_NAME_LEN
-  sta src
+  clc
+  adc #<lvl_name_text
+  sta local+0
+  lda #0
+  adc #>lvl_name_text
+  sta local+1
   lda #LEVEL_NAME_LEN
-  sta count
-  ldx #>LEVEL_NAME_VRAM
-  ldy #<LEVEL_NAME_VRAM
-  jsr vram_queue_begin
-  ldy src
-@char:
-  lda lvl_name_text,y
-  sta vram_queue,x
-  inx
-  iny
-  dec count
-  bne @char
-  jmp vram_queue_end
+  jmp put_text
 .endproc
-.assert LEVEL_NAME_LEN = 8, error, "draw_level_name multiplies by 8"
+.assert LEVEL_NAME_LEN = 8, error, "put_level_name multiplies by 8"
 
 ;;
 ; Sets the ink (colour 3) of PAL_MARK to a side's colour, so that a marked

@@ -410,6 +410,38 @@ item = local+3
 .endproc
 
 ;;
+; Up/Down, newly pressed on pad 1, move ui_menu one item within 0 .. X-1
+; (the title's menu and the pause menu).
+; Input: X = the number of items.
+; Output: C = 1 and A = the old item if ui_menu moved; C = 0 if not.
+; Clobbers A, X.
+.proc menu_up_down
+  lda pad_pressed
+  and #KEY_UP
+  beq @not_up
+  lda ui_menu
+  beq @no
+  dec ui_menu
+  sec
+  rts
+@not_up:
+  lda pad_pressed
+  and #KEY_DOWN
+  beq @no
+  dex                   ; the last item
+  cpx ui_menu
+  beq @no
+  bcc @no
+  lda ui_menu
+  inc ui_menu
+  sec
+  rts
+@no:
+  clc
+  rts
+.endproc
+
+;;
 ; The end of the game: who won and why over the river (" RED WINS" /
 ; "CHECKMATE" ...), in the winner's colour, and " GAME OVER" in the panel.
 ; Reads ui_result and ui_winner.

@@ -334,30 +334,15 @@ to = local+8
 ; B resumes.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc pause_update
-  lda pad_pressed
-  and #KEY_UP
-  beq @not_up
-  lda ui_menu
-  beq @not_up
-  dec ui_menu
-  clc
-  adc #0                ; A = the old item
-  jmp @moved
-@not_up:
-  lda pad_pressed
-  and #KEY_DOWN
-  beq @not_down
-  lda ui_menu
-  cmp #PAUSE_ITEMS - 1
-  bcs @not_down
-  inc ui_menu
-@moved:
+  ldx #PAUSE_ITEMS
+  jsr menu_up_down      ; A = the old item
+  bcc @not_moved
   jsr menu_item_palette ; the old item back to black
   lda ui_menu
   jsr menu_item_palette ; the new one red
   lda #SFX_CURSOR
   jmp sfx_play
-@not_down:
+@not_moved:
   lda pad_pressed
   and #KEY_B
   beq @not_b

@@ -140,19 +140,9 @@ put:                    ; writes A, and into attr_shadow from byte 960 on
 ; Uses local+0..2.  Clobbers A, X, Y.
 .proc title_level_text
   lda ui_level
-  asl a
-  asl a
-  asl a
-  clc
-  adc #<lvl_name_text
-  sta local+0
-  lda #0
-  adc #>lvl_name_text
-  sta local+1
-  lda #LEVEL_NAME_LEN
   ldx #>LEVEL_VALUE_VRAM
   ldy #<LEVEL_VALUE_VRAM
-  jmp put_text
+  jmp put_level_name
 .endproc
 
 ;;
@@ -208,25 +198,12 @@ item = local+3
   jsr sfx_play
   jmp play_enter
 @not_start:
-  lda pad_pressed
-  and #KEY_UP
-  beq @not_up
-  lda ui_menu
-  beq @not_up
-  dec ui_menu
-  jmp @moved
-@not_up:
-  lda pad_pressed
-  and #KEY_DOWN
-  beq @not_down
-  lda ui_menu
-  cmp #TITLE_ITEMS - 1
-  bcs @not_down
-  inc ui_menu
-@moved:
+  ldx #TITLE_ITEMS
+  jsr menu_up_down
+  bcc @not_moved
   jsr title_highlight
   jmp @blip
-@not_down:
+@not_moved:
   lda pad_pressed
   and #KEY_LEFT | KEY_RIGHT
   beq @done
