@@ -24,51 +24,70 @@ MAX_PLIES = 300
 OPENING_PLIES = 2
 
 
-def play_game(args: tuple[str, str, int, int]) -> dict:
-    """Play one game; returns the result from the first level's point of view."""
-    red_name, black_name, opening_seed, game_seed = args
+def level_searcher(spec: str, pos, seed: int) -> Searcher:
+    """A player named by a difficulty level of config/difficulty.yaml."""
+    return Searcher(pos, level_by_name(spec), seed=seed)
+
+
+def play_game(args: tuple) -> dict:
+    """Play one game; returns the result from the first player's point of view.
+    args = (red spec, black spec, opening seed, game seed[, searcher]), where
+    searcher(spec, pos, seed) makes a player's Searcher (a module-level
+    function, so the worker processes can receive it; level_searcher by
+    default)."""
+    red_spec, black_spec, opening_seed, game_seed, *rest = args
+    searcher = rest[0] if rest else level_searcher
     rng = random.Random(opening_seed)
     game = Game(START_FEN)
     for _ in range(OPENING_PLIES):
         game.play(rng.choice(game.pos.legal_moves()))
-    players = {RED: level_by_name(red_name), BLACK: level_by_name(black_name)}
+    players = {RED: red_spec, BLACK: black_spec}
     nodes = {RED: 0, BLACK: 0}
+    moves = {RED: 0, BLACK: 0}
     outcome = None
     while len(game.moves) < MAX_PLIES:
         outcome = game.outcome()
         if outcome:
             break
         side = game.pos.side
-        result = Searcher(game.pos, players[side], seed=(game_seed * 1000 + len(game.moves)) & 0xFFFF).run()
+        result = searcher(players[side], game.pos, (game_seed * 1000 + len(game.moves)) & 0xFFFF).run()
         nodes[side] += result.nodes
+        moves[side] += 1
         game.play(result.move)
     winner = outcome.winner if outcome else None
     reason = outcome.reason if outcome else f"adjudicated after {MAX_PLIES} plies"
-    return {"red": red_name, "black": black_name, "winner": None if winner is None else ("red" if winner == RED else "black"),
-            "reason": reason, "plies": len(game.moves), "nodes_red": nodes[RED], "nodes_black": nodes[BLACK]}
+    return {"red": red_spec, "black": black_spec,
+            "winner": None if winner is None else ("red" if winner == RED else "black"),
+            "reason": reason, "plies": len(game.moves), "nodes_red": nodes[RED], "nodes_black": nodes[BLACK],
+            "moves_red": moves[RED], "moves_black": moves[BLACK]}
 
 
-def match(a: str, b: str, games: int, jobs: int, seed: int) -> dict:
+def match(a: str, b: str, games: int, jobs: int, seed: int, searcher=level_searcher) -> dict:
+    """`games` games between players a and b (each opening played with both
+    colours), in `jobs` processes; wins, draws, losses and score are a's."""
     tasks = []
     for i in range(games):
         opening = seed * 10007 + i // 2
-        if i % 2 == 0:
-            tasks.append((a, b, opening, seed * 7919 + i))
-        else:
-            tasks.append((b, a, opening, seed * 7919 + i))
+        red, black = (a, b) if i % 2 == 0 else (b, a)
+        tasks.append((red, black, opening, seed * 7919 + i, searcher))
     t = time.time()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(play_game, tasks))
     wins = draws = losses = 0
+    a_nodes = a_moves = 0
     for r in results:
+        a_red = r["red"] == a
+        a_nodes += r["nodes_red"] if a_red else r["nodes_black"]
+        a_moves += r["moves_red"] if a_red else r["moves_black"]
         if r["winner"] is None:
             draws += 1
-        elif (r["winner"] == "red") == (r["red"] == a):
+        elif (r["winner"] == "red") == a_red:
             wins += 1
         else:
             losses += 1
-    return {"a": a, "b": b, "games": games, "a_wins": wins, "draws": draws, "a_losses": losses,
-            "a_score": (wins + draws / 2) / games, "seconds": round(time.time() - t, 1), "results": results}
+    return {"a": a, "b": b, "games": games, "seed": seed, "a_wins": wins, "draws": draws, "a_losses": losses,
+            "a_score": (wins + draws / 2) / games, "a_nodes_per_move": round(a_nodes / max(1, a_moves)),
+            "seconds": round(time.time() - t, 1), "results": results}
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ other key a Pruning field.  Usage:
 `nodes` searches the 40 positions of bench/middlegames.fen and prints median,
 mean and maximum nodes, the node-cap hits, how many best moves agree with the
 first configuration, the quiescence share and the moves pruned.  `match`
-plays self-play games exactly like bench/match.py (seeded two-ply random
+plays self-play games with bench/match.py's procedure (seeded two-ply random
 openings, each played with both colours, 300-ply adjudication).
 """
 from __future__ import annotations
@@ -25,24 +25,19 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import random
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from reference_py.board import BLACK, RED
-from reference_py.config import PRUNING_KEYS, Pruning
-from reference_py.fen import START_FEN, parse_fen
-from reference_py.rules import Game
+from bench.engine_bench import suite_fens
+from bench.match import match
+from reference_py.config import PRUNING_KEYS
+from reference_py.fen import parse_fen
 from reference_py.search import Searcher, level_by_name, search_config
 
-ROOT = Path(__file__).resolve().parent.parent
-SUITE = ROOT / "bench" / "middlegames.fen"
 LEVEL_KEYS = ("depth", "qdepth", "nodes", "noise", "eval")
-MAX_PLIES = 300
-OPENING_PLIES = 2
 CYCLES_PER_NODE = 6000
 PRUNED_MOVE_CYCLES = 1600      # pick 270 + make ~340 + 2 x in-check 337 + unmake 293
 EVAL_CYCLES = 1800             # eng_eval, Master's full weights
@@ -64,10 +59,6 @@ def parse_config(spec: str):
     level = dataclasses.replace(level, **lv_over)
     pruning = dataclasses.replace(search_config().pruning, **pr_over)
     return level, pruning
-
-
-def suite_fens() -> list[str]:
-    return [ln.strip() for ln in SUITE.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
 
 
 def _suite_one(args):
@@ -115,57 +106,10 @@ def nodes_report(specs: list[str], jobs: int) -> list[dict]:
     return out
 
 
-def play_game(args) -> dict:
-    red_spec, black_spec, opening_seed, game_seed = args
-    rng = random.Random(opening_seed)
-    game = Game(START_FEN)
-    for _ in range(OPENING_PLIES):
-        game.play(rng.choice(game.pos.legal_moves()))
-    players = {RED: parse_config(red_spec), BLACK: parse_config(black_spec)}
-    nodes = {RED: 0, BLACK: 0}
-    moves = {RED: 0, BLACK: 0}
-    outcome = None
-    while len(game.moves) < MAX_PLIES:
-        outcome = game.outcome()
-        if outcome:
-            break
-        side = game.pos.side
-        level, pruning = players[side]
-        r = Searcher(game.pos, level, seed=(game_seed * 1000 + len(game.moves)) & 0xFFFF, pruning=pruning).run()
-        nodes[side] += r.nodes
-        moves[side] += 1
-        game.play(r.move)
-    winner = outcome.winner if outcome else None
-    return {"red": red_spec, "black": black_spec,
-            "winner": None if winner is None else ("red" if winner == RED else "black"),
-            "reason": outcome.reason if outcome else f"adjudicated after {MAX_PLIES} plies",
-            "plies": len(game.moves), "nodes_red": nodes[RED], "nodes_black": nodes[BLACK],
-            "moves_red": moves[RED], "moves_black": moves[BLACK]}
-
-
-def match(a: str, b: str, games: int, jobs: int, seed: int) -> dict:
-    tasks = []
-    for i in range(games):
-        opening = seed * 10007 + i // 2
-        tasks.append((a, b, opening, seed * 7919 + i) if i % 2 == 0 else (b, a, opening, seed * 7919 + i))
-    t = time.time()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(play_game, tasks))
-    w = d = l = 0
-    na = ma = 0
-    for r in results:
-        a_red = r["red"] == a
-        na += r["nodes_red"] if a_red else r["nodes_black"]
-        ma += r["moves_red"] if a_red else r["moves_black"]
-        if r["winner"] is None:
-            d += 1
-        elif (r["winner"] == "red") == a_red:
-            w += 1
-        else:
-            l += 1
-    return {"a": a, "b": b, "games": games, "seed": seed, "a_wins": w, "draws": d, "a_losses": l,
-            "a_score": (w + d / 2) / games, "a_nodes_per_move": round(na / max(1, ma)),
-            "seconds": round(time.time() - t, 1), "results": results}
+def config_searcher(spec: str, pos, seed: int) -> Searcher:
+    """A player named by a configuration (parse_config), for bench.match."""
+    level, pruning = parse_config(spec)
+    return Searcher(pos, level, seed=seed, pruning=pruning)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -181,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         res = nodes_report(args.configs, args.jobs)
     else:
         a, b = args.configs
-        res = match(a, b, args.games, args.jobs, args.seed)
+        res = match(a, b, args.games, args.jobs, args.seed, searcher=config_searcher)
         print(f"{a} vs {b}: +{res['a_wins']} ={res['draws']} -{res['a_losses']} score {res['a_score']:.1%} "
               f"over {res['games']} games, seed {args.seed}; A nodes/move {res['a_nodes_per_move']} "
               f"({res['seconds']} s)", flush=True)

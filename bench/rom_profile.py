@@ -37,14 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.engine_bench import suite_fens  # noqa: E402
 from tools.romengine import _Stop  # noqa: E402
 from tools.romsearch import NES_HZ, RomSearch, game_position  # noqa: E402
-
-SUITE = ROOT / "bench" / "middlegames.fen"
-
-
-def middlegames() -> list[str]:
-    return [l.strip() for l in SUITE.read_text().splitlines() if l.strip() and not l.startswith("#")]
 
 
 class Profile:
@@ -179,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="also list the costliest instructions of ROUTINE (repeatable)")
     args = ap.parse_args(argv)
     rs = RomSearch()
-    fens = [args.fen] if args.fen else middlegames()[args.skip:args.skip + args.positions]
+    fens = [args.fen] if args.fen else suite_fens()[args.skip:args.skip + args.positions]
     prof = Profile(rs.eng.labels)
     nodes = 0
     t0 = time.time()

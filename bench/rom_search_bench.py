@@ -16,11 +16,9 @@ weakest < 1 s, <= 2,500 cycles per node on average.
 from __future__ import annotations
 
 import argparse
-import bisect
 import statistics
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,52 +26,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from reference_py.search import levels  # noqa: E402
-from tools.romengine import Fault, _Stop  # noqa: E402
+from bench.engine_bench import suite_fens  # noqa: E402
+from bench.rom_profile import Profile  # noqa: E402
+from tools.romengine import Fault  # noqa: E402
 from tools.romsearch import NES_HZ, RomSearch, game_position, reference_search  # noqa: E402
 
-SUITE = ROOT / "bench" / "middlegames.fen"
 OUT = ROOT / "bench" / "results" / "rom_search_bench.md"
-
-
-def middlegames() -> list[str]:
-    return [l.strip() for l in SUITE.read_text().splitlines() if l.strip() and not l.startswith("#")]
-
-
-def profiled_search(rs: RomSearch, fen: str, level: str, prof: Counter, starts: list[int], names: list[str]) -> dict:
-    """rs.search with a per-routine cycle profile (a slower copy of Cpu.call's loop)."""
-    cpu = rs.eng.cpu
-    real_call = cpu.call
-
-    def call(addr, a=0, x=0, y=0, carry=False, limit=0):
-        mpu, mem = cpu.mpu, cpu.mem
-        ret = cpu.stop - 1
-        mem[0x01FF], mem[0x01FE] = ret >> 8, ret & 0xFF
-        mpu.sp, cpu.base_sp = 0xFD, 0xFF
-        mpu.a, mpu.x, mpu.y = a & 0xFF, x & 0xFF, y & 0xFF
-        mpu.pc = addr
-        ins, cyc, extra = mpu.instruct, mpu.cycletime, mpu.extracycles
-        cycles = 0
-        try:
-            while True:
-                pc = mpu.pc
-                op = mem[pc]
-                mpu.pc += 1
-                mpu.excycles = 0
-                mpu.addcycles = extra[op]
-                ins[op](mpu)
-                c = cyc[op] + mpu.excycles
-                cycles += c
-                prof[names[bisect.bisect_right(starts, pc) - 1]] += c
-        except _Stop:
-            pass
-        cpu.cycles = cycles
-        return cycles
-
-    cpu.call = call
-    try:
-        return rs.search(game_position(fen), level)
-    finally:
-        cpu.call = real_call
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,9 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="compare with the reference")
     args = ap.parse_args(argv)
     rs = RomSearch()
-    fens = middlegames()[:args.positions]
-    procs = sorted((v, k) for k, v in rs.eng.labels.items() if v >= 0x8000 and "__" not in k)
-    starts, names = [v for v, _ in procs], [k for _, k in procs]
+    fens = suite_fens()[:args.positions]
     lines = ["# ROM search benchmark (bench/rom_search_bench.py)", "",
              f"{len(fens)} middlegames (bench/middlegames.fen), seed 0, py65, NES CPU at {NES_HZ:,} Hz.", "",
              "| level | nodes median | nodes max | cycles median | cycles max | s median | s max | cycles/node |"
@@ -110,17 +66,14 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(row)
         print(row, flush=True)
         if args.profile:
-            prof: Counter = Counter()
+            prof = Profile(rs.eng.labels)
             for fen in fens[:args.profile]:
-                profiled_search(rs, fen, level, prof, starts, names)
+                prof.search(rs, fen, level)
             profiles.append((level, prof))
     for level, prof in profiles:
-        total = sum(prof.values())
-        lines += ["", f"## Cycle profile, {level} ({args.profile} positions, {total:,} cycles)", "",
-                  "| routine | cycles | share |", "|---|---|---|"]
-        for name, c in prof.most_common(16):
-            lines.append(f"| `{name}` | {c:,} | {100 * c / total:.1f}% |")
-        print("\n".join(lines[-18:]), flush=True)
+        table = prof.table(16)
+        lines += ["", f"## Cycle profile, {level} ({args.profile} positions, {prof.total:,} cycles)", ""] + table
+        print("\n".join(lines[-len(table) - 2:]), flush=True)
     lines += ["", f"(run time {time.time() - t0:.0f} s)"]
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text("\n".join(lines) + "\n")
