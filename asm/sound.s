@@ -142,8 +142,9 @@ done:
 ; $400C/$400E.
 ; Cycles: at most 175 including the JSR and RTS (2 x 81 + 12: both
 ; channels start a step that writes register 3, every load and branch
-; crossing a page); with the current scripts at most 155 (noise steps write
-; no register 3); 26-28 when both channels are idle.  Measured in
+; crossing a page); with the current scripts at most 160 (noise steps write
+; no register 3; 156 measured in the current layout, where page crossings
+; move it by a few cycles); 26-28 when both channels are idle.  Measured in
 ; emu_tests/test_sound.py.
 .proc sound_update
   sfx_channel_update SQ1_VOL, 0
