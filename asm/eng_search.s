@@ -1033,6 +1033,103 @@ no_killers:
   rts
 .endproc
 
+PRUNE_ANY = FUT_MARGIN1 | FUT_MARGIN2 | RFP_DEPTH
+.assert RFP_DEPTH <= 2, error, "prune_setup evaluates only at depth <= 2"
+
+.segment "RODATA"
+; futility margin and reverse-futility margin x depth, for depth 1 and 2
+fut_margin_lo:  .byte <FUT_MARGIN1, <FUT_MARGIN2
+fut_margin_hi:  .byte >FUT_MARGIN1, >FUT_MARGIN2
+rfp_margin_lo:  .byte <RFP_MARGIN, <(2 * RFP_MARGIN)
+rfp_margin_hi:  .byte >RFP_MARGIN, >(2 * RFP_MARGIN)
+.segment "CODE"
+
+;;
+; Forward pruning at a node of the main search, before its null move
+; (reference _alphabeta: `static`, reverse futility, `fmargin`).  At ply > 0,
+; not in check, depth <= 2 it takes the static eval (eng_eval, no noise) and
+;   reverse futility (depth <= RFP_DEPTH, null window, |beta| < MATE_BOUND):
+;     static - RFP_MARGIN * depth >= beta: the node returns beta;
+;   futility threshold: s_fut[ply] = static + the depth's margin (0: off).
+; Every other node, and a margin of 0, gets s_fut[ply] = $7FFF, above any
+; alpha (|alpha| <= INF_SCORE), so ab_node's `s_fut <= alpha` test fails.
+; Input: X = eng_ply, s_u0,x = depth >= 1, s_flags,x, s_alpha.
+; Output: C = 1: cut, rv = beta; C = 0: go on.  X = eng_ply.
+; Uses local+0..13 (eng_eval).  Clobbers A, Y.
+; Cycles: 39 when it does not apply; eng_eval + about 130 when it does.
+.proc prune_setup
+st = local+0           ; static - margin * depth (after eng_eval)
+  lda #$FF
+  sta s_fut_lo,x
+  lda #$7F
+  sta s_fut_hi,x
+  cpx #0
+  beq off              ; the root
+  lda s_flags,x
+  bmi off              ; in check
+  lda s_u0,x
+  cmp #3
+  bcc eval             ; depth <= 2
+off:
+  clc
+  rts
+eval:
+  jsr eng_eval
+  sta rv               ; rv = static (the node's value is set on every exit)
+  stx rv+1
+  ldx eng_ply
+.if ::RFP_DEPTH
+  ldy s_u0,x
+  cpy #RFP_DEPTH + 1
+  bcs fut
+  clc                  ; a null window: alpha + alpha(ply - 1) = -1
+  lda s_alpha_lo,x
+  adc s_alpha_lo-1,x
+  sta st
+  lda s_alpha_hi,x
+  adc s_alpha_hi-1,x
+  and st
+  cmp #$FF
+  bne fut
+  ; |beta| < MATE_BOUND: -MATE_BOUND < alpha(ply - 1) < MATE_BOUND
+  SLT16 {s_alpha_lo-1,x}, {s_alpha_hi-1,x}, #<MATE_BOUND, #>MATE_BOUND
+  bpl fut
+  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo-1,x}, {s_alpha_hi-1,x}
+  bpl fut
+  sec
+  lda rv
+  sbc rfp_margin_lo-1,y
+  sta st
+  lda rv+1
+  sbc rfp_margin_hi-1,y
+  sta st+1
+  LOAD_BETA
+  SLT16 st, st+1, tb, tb+1
+  bmi fut              ; static - margin * depth < beta
+  lda tb
+  sta rv
+  lda tb+1
+  sta rv+1
+  sec
+  rts
+fut:
+.endif
+  ldy s_u0,x
+  lda fut_margin_lo-1,y
+  ora fut_margin_hi-1,y
+  beq none             ; no futility at this depth
+  clc
+  lda rv
+  adc fut_margin_lo-1,y
+  sta s_fut_lo,x
+  lda rv+1
+  adc fut_margin_hi-1,y
+  sta s_fut_hi,x
+none:
+  clc
+  rts
+.endproc
+
 ;;
 ; One node of the main search (reference _alphabeta) at ply = eng_ply.
 ; Input: s_u0 = depth, s_alpha = alpha, s_flags = S_F_CHECK / S_F_PV of
@@ -1059,6 +1156,12 @@ no_draw:
 no_null_j:
   jmp no_null
 main_search:
+.if ::PRUNE_ANY
+  jsr prune_setup      ; reverse futility, the futility threshold
+  bcc :+
+  rts
+:
+.endif
   ; ---- null move
   cpx #0
   beq no_null_j
@@ -1210,20 +1313,40 @@ legal:
   cmp #S_F_LEGAL
   bcs :+
   inc s_flags,x
-: jsr count_node
-  bcc :+
-  jsr eng_unmake
-  RV_ZERO
-  rts
 : lda eng_side
   jsr eng_in_check
-  php
   bcc :+
   ldx eng_ply
   lda s_flags-1,x
   ora #S_F_CCHECK
   sta s_flags-1,x
-: plp
+:
+.if ::PRUNE_ANY
+  ; futility: a quiet move that gives no check and is not the PV move is
+  ; skipped (made, not counted) when s_fut <= alpha and alpha > -MATE_BOUND
+  ldx eng_ply
+  dex
+  lda s_flags,x
+  and #S_F_QUIET | S_F_CCHECK | S_F_CPV
+  cmp #S_F_QUIET
+  bne not_futile
+  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, {s_fut_lo,x}, {s_fut_hi,x}
+  bmi not_futile       ; alpha < static + margin
+  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo,x}, {s_alpha_hi,x}
+  bpl not_futile       ; alpha <= -MATE_BOUND
+  jsr eng_unmake
+  jmp next
+not_futile:
+.endif
+  jsr count_node
+  bcc :+
+  jsr eng_unmake
+  RV_ZERO
+  rts
+: ldx eng_ply
+  lda s_flags-1,x
+  and #S_F_CCHECK
+  cmp #1               ; C = gives check
   jsr rep_push
   ldx eng_ply
   dex

@@ -9,18 +9,20 @@
 ;                                                   position 91, undo 5 x 16,
 ;                                                   ply_first 17, perft 6,
 ;                                                   search alpha 22 + cursor 10
-;   engine per ply  $0100-$0179   122   122     0   killers/search scalars 32,
-;                                                   rep_key_lo 80, rep_check 10
-;   UI, page 1      $017A-$01BF    64    70     6   game record 46, sound 6,
-;                                                   screens 12
+;   engine per ply  $0100-$017D   126   126     0   killers/search scalars 32,
+;                                                   rep_key_lo 80, rep_check 10,
+;                                                   s_fut_lo 4
+;   UI, page 1      $017E-$01BF    65    66     1   game record 46, sound 6,
+;                                                   screens 13
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
 ;   UI BSS          $0300-$0380   129   129     0   vram_queue 64 + 1, attr_shadow 64
-;   engine, page 3  $0381-$03FF   122   127     5   rep_key_hi 80, pv_table 42
+;   engine, page 3  $0381-$03FF   126   127     1   rep_key_hi 80, pv_table 42,
+;                                                   s_fut_hi 4
 ;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
 ;                                                   history 270, search 24
-;   total                        2037  2048    11
+;   total                        2046  2048     2
 ;
 ; The linker config (xiangqi.cfg) places each segment; a segment that
 ; outgrows its area is a link error, so the budget cannot silently overflow.
@@ -76,10 +78,11 @@ s_cur:           .res SEARCH_PLIES      ; search: move-stack index being searche
 ; ==========================================================================
 
 .segment "ENGINE_PLY"
-; ======================= ENGINE per-ply data ($0100-$017F) =================
+; ======================= ENGINE per-ply data ($0100-$017D) =================
 killers:         .res 32   ; search: killers, per-ply flags, scalars (asm/search.inc)
 rep_key_lo:      .res REP_RING_ENTRIES  ; repetition ring: key low bytes
 rep_check:       .res (REP_RING_ENTRIES + 7) / 8  ; in-check bit per ring entry
+s_fut_lo:        .res SEARCH_MAX_DEPTH    ; search: futility threshold per main-search ply, low bytes
 ; ==========================================================================
 
 .segment "UI_PAGE1"
@@ -135,6 +138,7 @@ attr_shadow:     .res 64   ; what the attribute table at $23C0 holds
 ; ======================= ENGINE (rest of page 3) ===========================
 rep_key_hi:      .res REP_RING_ENTRIES  ; repetition ring: key high bytes
 pv_table:        .res 42   ; search: triangular PV and the result (asm/search.inc)
+s_fut_hi:        .res SEARCH_MAX_DEPTH    ; search: futility threshold (static eval + margin), high bytes
 ; ==========================================================================
 
 .segment "ENGINE_BSS"

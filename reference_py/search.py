@@ -94,7 +94,7 @@ class Searcher:
         self.use_null = null
         self.use_lmr = lmr
         self.use_delta = delta
-        # Experimental forward pruning (config/search.yaml `pruning:`, all off by default).
+        # Forward pruning (config/search.yaml `pruning:`; the ROM implements futility and RFP).
         self.pr: Pruning = self.cfg.pruning if pruning is None else pruning
         self.pruned = 0          # moves skipped by futility / late-move pruning (made, not counted as nodes)
         self.qnodes = 0          # nodes counted in quiescence

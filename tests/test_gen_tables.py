@@ -122,17 +122,40 @@ def test_build_stops_on_yaml_error_without_touching_outputs(tmp_path, monkeypatc
     assert not (tmp_path / "gen").exists()
 
 
-def test_rom_build_refuses_reference_only_pruning(tmp_path):
-    """The pruning options of config/search.yaml exist only in reference_py:
-    switching one on must stop the ROM's table generation (with the file and
-    line), or the ROM would silently stop matching the reference."""
+def _pruning_config(tmp_path, key: str, value: str):
+    """A copy of config/ with one pruning knob of search.yaml changed; returns
+    (config dir, 1-based line of the knob)."""
     cfg = tmp_path / "config"
     shutil.copytree(ROOT / "config", cfg)
     text = (cfg / "search.yaml").read_text().splitlines()
-    line = next(i for i, s in enumerate(text) if s.strip().startswith("rfp_depth:"))
-    text[line] = "  rfp_depth: 2"
+    line = next(i for i, s in enumerate(text) if s.strip().startswith(f"{key}:"))
+    text[line] = f"  {key}: {value}"
     (cfg / "search.yaml").write_text("\n".join(text) + "\n")
+    return cfg, line + 1
+
+
+@pytest.mark.parametrize("key, value, why", [
+    ("lmp1", "8", r"pruning\.lmp1 = 8: .*only in reference_py"),
+    ("aspiration", "40", r"pruning\.aspiration = 40: .*only in reference_py"),
+    ("rfp_depth", "3", r"pruning\.rfp_depth = 3: the ROM supports reverse futility up to depth 2"),
+    ("futility_margin1", "-5", r"pruning\.futility_margin1 = -5 is out of range 0\.\.1000"),
+])
+def test_rom_build_refuses_pruning_it_does_not_implement(tmp_path, key, value, why):
+    """A pruning knob only reference_py implements, or a value the ROM cannot
+    hold, must stop the ROM's table generation (with the file and line), or the
+    ROM would silently stop matching the reference."""
+    cfg, line = _pruning_config(tmp_path, key, value)
     out = tmp_path / "gen"
-    with pytest.raises(ConfigError, match=rf"search\.yaml:{line + 1}: pruning\.rfp_depth = 2: .*only in reference_py"):
+    with pytest.raises(ConfigError, match=rf"search\.yaml:{line}: {why}"):
         gen_tables.generate(out, config_dir=cfg)
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_pruning_margins_reach_the_rom_constants(tmp_path):
+    """The futility knobs feed both engines from one place: the generated
+    constants follow config/search.yaml."""
+    const, _ = gen_tables.build()
+    assert "FUT_MARGIN1      = 60 " in const and "RFP_DEPTH        = 2" in const
+    cfg, _ = _pruning_config(tmp_path, "futility_margin2", "0")
+    const, _ = gen_tables.build(cfg)
+    assert "FUT_MARGIN2      = 0" in const and "FUT_MARGIN1      = 60 " in const

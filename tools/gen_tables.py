@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from reference_py import board as B  # noqa: E402
-from reference_py.config import ConfigError, load_eval, load_levels, load_search  # noqa: E402
+from reference_py.config import CONFIG_DIR as REF_CONFIG_DIR, ConfigError, load_eval, load_levels, load_search  # noqa: E402
 from reference_py.evaluate import build_tables  # noqa: E402
 from reference_py.zobrist import ZOBRIST, ZOBRIST_SIDE  # noqa: E402
 from reference_py import rules as R  # noqa: E402
@@ -88,20 +88,35 @@ def _level_text(name: str) -> str:
     return t[:8].ljust(8)
 
 
-def _refuse_pruning(yaml_path: Path, pruning) -> None:
-    """The experimental pruning options exist only in reference_py: a ROM
-    built with one of them on would not match the reference, so the build
-    stops, naming the first option that differs from its default."""
+# The pruning knobs both engines implement (asm/eng_search.s prune_setup and
+# ab_node's futility test); the others exist only in reference_py.
+ROM_PRUNING = ("futility_margin1", "futility_margin2", "rfp_depth", "rfp_margin")
+ROM_RFP_MAX_DEPTH = 2            # prune_setup evaluates only at depth <= 2
+
+
+def _check_pruning(yaml_path: Path, pruning) -> None:
+    """A ROM built with a reference-only pruning option on, or with a value
+    the ROM cannot hold, would not match the reference: the build stops,
+    naming the option and its line in config/search.yaml."""
     from dataclasses import fields
     from reference_py.config import Pruning
     off = Pruning()
-    key = next(f.name for f in fields(Pruning) if getattr(pruning, f.name) != getattr(off, f.name))
     lines = Path(yaml_path).read_text().splitlines()
-    line = next((i + 1 for i, t in enumerate(lines) if t.strip().startswith(f"{key}:")), None)
-    raise ConfigError(yaml_path, line, f"pruning.{key} = {getattr(pruning, key)}: the experimental "
-                      "pruning options are implemented only in reference_py (the ROM would not "
-                      "match it); set it back to its default, "
-                      f"{getattr(off, key)}, to build the ROM")
+
+    def fail(key: str, why: str) -> None:
+        line = next((i + 1 for i, t in enumerate(lines) if t.strip().startswith(f"{key}:")), None)
+        raise ConfigError(yaml_path, line, f"pruning.{key} = {getattr(pruning, key)}: {why}")
+
+    for f in fields(Pruning):
+        value = getattr(pruning, f.name)
+        # (reference_py.config bounds the margins to 0..1000, so static eval
+        # +- 2 x margin stays inside 16 bits)
+        if f.name not in ROM_PRUNING and value != getattr(off, f.name):
+            fail(f.name, "this experimental pruning option is implemented only in reference_py "
+                 f"(the ROM would not match it); set it back to its default, {getattr(off, f.name)}, "
+                 "to build the ROM")
+    if pruning.rfp_depth > ROM_RFP_MAX_DEPTH:
+        fail("rfp_depth", f"the ROM supports reverse futility up to depth {ROM_RFP_MAX_DEPTH}")
 
 
 def build(config_dir: Path | None = None) -> tuple[str, str]:
@@ -111,8 +126,7 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     cfg = load_eval(path("eval.yaml"))
     levels = load_levels(path("difficulty.yaml"), eval_config=cfg)
     scfg = load_search(path("search.yaml"))
-    if scfg.pruning.any:
-        _refuse_pruning(path("search.yaml") or CONFIG_DIR / "search.yaml", scfg.pruning)
+    _check_pruning(path("search.yaml") or REF_CONFIG_DIR / "search.yaml", scfg.pruning)
     set_names = list(cfg.sets)
     tables = [build_tables(cfg, cfg.sets[n]) for n in set_names]
 
@@ -161,6 +175,10 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
           f"NULL_MIN_DEPTH   = {scfg.null_move_min_depth}   ; config/search.yaml", f"NULL_REDUCTION   = {S.NULL_REDUCTION}",
           f"LMR_MIN_DEPTH    = {S.LMR_MIN_DEPTH}", f"LMR_MIN_MOVES    = {S.LMR_MIN_MOVES}",
           f"MATE_BOUND       = {S.MATE_BOUND}",
+          f"FUT_MARGIN1      = {scfg.pruning.futility_margin1}   ; config/search.yaml pruning",
+          f"FUT_MARGIN2      = {scfg.pruning.futility_margin2}",
+          f"RFP_DEPTH        = {scfg.pruning.rfp_depth}",
+          f"RFP_MARGIN       = {scfg.pruning.rfp_margin}",
           f"SEARCH_MAX_DEPTH = {max(lv.depth for lv in levels)}   ; deepest level's depth",
           f"SEARCH_PLIES     = {min(S.MAX_PLY, max(lv.depth + max(lv.qdepth, 1) for lv in levels))}"
           "   ; plies of nodes that loop over moves"]
