@@ -10,26 +10,30 @@
 ; terms are first counted, Red minus Black, in signed bytes (blocked horse
 ; legs, blocked elephant eyes, rooks on the enemy king's file) and
 ; multiplied by their weight once at the end; the cannon-file term is added
-; per cannon.  The 16-bit adds wrap exactly as the reference's s16().
+; per cannon.  All the 16-bit adds wrap (mod 2^16), so the order of the
+; terms does not matter and the result is exactly the reference's s16().
 ;
 ; The missing-piece table indices assume at most 2 advisors and 2 elephants
-; per side, as in every legal position.
+; per side, and at most 2 rooks and 2 cannons (fen.py MAX_COUNT: the
+; reference's tables have 9 entries), as in every legal position.
 
 .include "global.inc"
 .include "eng.inc"
 .include "search.inc"
 
-acc  = local+0         ; 2 bytes: knowledge sum, then the result
-ekf  = local+2         ; the enemy king's file (PIECE_TERMS)
-dif  = local+3         ; a signed count for ev_muladd
-wlo  = local+4         ; a weight (16-bit) for ev_muladd
-whi  = local+5
+acc  = local+0         ; 2 bytes: eng_score + the knowledge sum, then the result
+bkf  = local+2         ; Black's king's file (for Red's rooks and cannons)
+rkf  = local+3         ; Red's king's file (for Black's)
+wlo  = local+4         ; a weight (16-bit) for MULADD; the king's square
+whi  = local+5         ;   for ev_cannon
 hb   = local+6         ; blocked horse legs, Red minus Black (signed)
 eb   = local+7         ; blocked elephant eyes, Red minus Black
 rf   = local+8         ; rooks on the enemy king's file, Red minus Black
-csq  = local+9         ; a cannon's square
-ek   = local+10        ; the enemy king's square
-btw  = local+11        ; pieces between a cannon and the enemy king
+btw  = local+9         ; pieces between a cannon and the enemy king
+cfile = local+10       ; 2 bytes: this set's cannon-file table (ev_cannon)
+; after the piece loop:
+dif  = local+2         ; a signed count (MULADD)
+cdif = local+3         ; own - enemy cannons
 
 ;; acc += (wlo, whi)
 .macro ACC_ADD_W
@@ -64,6 +68,53 @@ btw  = local+11        ; pieces between a cannon and the enemy king
   sta whi
 .endmacro
 
+;; acc += X * (lo, hi) mod 2^16: X a signed count, not 0, that set N (the
+;; last flag-setting instruction was ldx or tax).  A loop of |X| adds of
+;; lo / hi, which are operands: `idx` = 1 reads lo,y and hi,y.  Clobbers A;
+;; X = 0.  About 25 cycles per unit (inline: no JSR/RTS).
+.macro MULADD lo, hi, idx
+  .local add, negative, done
+  bmi negative
+add:
+  clc
+  lda acc
+  .if idx
+  adc lo,y
+  .else
+  adc lo
+  .endif
+  sta acc
+  lda acc+1
+  .if idx
+  adc hi,y
+  .else
+  adc hi
+  .endif
+  sta acc+1
+  dex
+  bne add
+  beq done             ; always
+negative:
+  sec
+  lda acc
+  .if idx
+  sbc lo,y
+  .else
+  sbc lo
+  .endif
+  sta acc
+  lda acc+1
+  .if idx
+  sbc hi,y
+  .else
+  sbc hi
+  .endif
+  sta acc+1
+  inx
+  bne negative
+done:
+.endmacro
+
 ;; counter + 1 (red = 1) or - 1 (red = 0).
 .macro TALLY red, counter
   .if red
@@ -96,187 +147,199 @@ skip:
 skip:
 .endmacro
 
-;; The per-piece terms of one side's slots first+1..first+15 (slot first is
-;; the king, which has none).  `tally` is
-;; 1 (Red: counters go up) or 0 (Black: down), `half` the side's
-;; FLAG_*_HALF, `eking` the enemy king's slot, `cadd` 1 (Red: cannon terms
-;; are added) or 0 (Black: subtracted).  A slot's kind is classed by
-;; ev_kclass (0 = no term: king, advisor, pawn), so those slots cost 18
-;; cycles and the others are told apart by two shifts.
-.macro PIECE_TERMS first, tally, half, eking, cadd
-  .local loop, next, rook, horse, el, cannon, to_next, walk_up, walk_down, counted, done
-  ldy piece_sq+eking
-  sty ek
-  lda sq_file,y
-  sta ekf
-  ldx #first + 1       ; slot 0 is the king
-loop:
-  ldy piece_kind,x
-  lda ev_kclass,y
-  beq next             ; king, advisor, pawn
-  ldy piece_sq,x
-  beq next             ; captured
-  asl a
-  bcs horse            ; $80
-  bmi el               ; $40
-  asl a
-  bmi rook             ; $20
-  jmp cannon           ; $10
-next:
-  inx
-  cpx #first + 16
-  bne loop
-  jmp done
-rook:                  ; a rook on the enemy king's file
-  lda sq_file,y
-  cmp ekf
-  bne next
-  TALLY tally, rf
-  jmp next
-horse:                 ; occupied orthogonal neighbours (the legs)
+;; The horse on square Y: its occupied orthogonal neighbours (the legs).
+;; `tally` 1 = Red (hb goes up), 0 = Black (down).
+.macro HORSE_LEGS tally
   IF_OCCUPIED DIR_UP, tally, hb
   IF_OCCUPIED DIR_DOWN, tally, hb
   IF_OCCUPIED DIR_LEFT, tally, hb
   IF_OCCUPIED DIR_RIGHT, tally, hb
-  jmp next
-el:                    ; occupied eyes whose target is on the own half
+.endmacro
+
+;; The elephant on square Y: its occupied eyes whose targets lie on the own
+;; half (FLAG_*_HALF `half`).
+.macro ELEPHANT_EYES tally, half
   EYE DIR_UP+DIR_RIGHT, tally, half
   EYE DIR_UP+DIR_LEFT, tally, half
   EYE DIR_DOWN+DIR_RIGHT, tally, half
   EYE DIR_DOWN+DIR_LEFT, tally, half
-  jmp next
-to_next:
-  jmp next
-cannon:                ; a cannon on the enemy king's file
+.endmacro
+
+;; The slot at piece_kind+first,x / piece_sq+first,x (first = 0 Red, 16
+;; Black): nothing for a king, advisor, pawn or empty slot (ev_kclass 0);
+;; a horse or elephant goes on to `he` (with A = its class); a rook or
+;; cannon on to `file` when it is on the enemy king's file (`kfile`).
+;; Falls through when there is nothing to do: 11 cycles for a class-0
+;; slot, 25 for a rook or cannon off that file.  A captured rook or cannon
+;; (square 0) needs no test: sq_file[0] = $FF is no king's file.
+.macro SLOT first, he, kfile, file
+  .local next
+  ldy piece_kind+first,x
+  lda ev_kclass,y
+  beq next             ; king, advisor, pawn, no piece
+  bpl he               ; $01 horse, $40 elephant
+  ldy piece_sq+first,x ; $80: a rook or cannon
   lda sq_file,y
-  cmp ekf
-  bne to_next
-  sty csq
-  lda #0
-  sta btw
-  cpy ek               ; C = 1: the king is below (csq > ek)
-  bcs walk_down
-walk_up:
-  tya
+  cmp kfile
+  beq file
+next:
+.endmacro
+
+;; The horse or elephant (class in A) of SLOT `first`: on to `horse`, or
+;; falls through for an elephant; to `next` when captured.
+.macro HORSE_OR_ELEPHANT first, next, horse
+  ldy piece_sq+first,x
+  beq next             ; captured
+  lsr a
+  bcs horse            ; $01
+.endmacro
+
+;; The missing-piece terms of one table (miss_elephant or miss_advisor of
+;; the active set), table[(2 - own) * 3 + enemy] - table[(2 - own2) * 3 +
+;; enemy2].  Its entries are m * c * w (evaluate.build_tables), so this is
+;; (miss_prod[(2-own)*3+enemy] - miss_prod[(2-own2)*3+enemy2]) * w with
+;; w = entry 4 (m = c = 1), added by MULADD when not 0: mod 2^16 exactly
+;; the two table entries.  Clobbers A, X, Y.  11 cycles when both sides
+;; have 2 (the products are 0), else 48 when the difference is 0.
+.macro MISS_PAIR own, enemy, own2, enemy2, tlo, thi
+  .local skip
+  lda counts+own
+  and counts+own2
+  cmp #2
+  beq skip             ; 2 and 2 (of 0..2)
+  ldy counts+own2
+  lda miss_times3,y
   clc
-  adc #DIR_UP
+  adc counts+enemy2
   tay
-  cpy ek
-  beq counted
-  lda board,y
-  beq walk_up
-  inc btw
-  bne walk_up          ; always
-walk_down:
-  tya
+  lda miss_prod,y
+  sta dif
+  ldy counts+own
+  lda miss_times3,y
+  adc counts+enemy     ; C = 0: the add above is at most 8
+  tay
+  lda miss_prod,y
   sec
-  sbc #DIR_UP
-  tay
-  cpy ek
-  beq counted
-  lda board,y
-  beq walk_down
-  inc btw
-  bne walk_down        ; always
-counted:
-  ldy btw
-  cpy #3
-  bcc :+
-  ldy #3
-: lda (cfile),y        ; signed byte
-  sta wlo
-  lda #0
-  sta whi
-  lda wlo
-  bpl :+
-  dec whi
-:
-  .if cadd
-  ACC_ADD_W
-  .else
-  ACC_SUB_W
-  .endif
-  jmp next
-done:
-.endmacro
-
-;; acc + (add = 1) or - (add = 0) table[set * 9 + (2 - counts[own]) * 3 +
-;; counts[enemy]].  Clobbers A, X, Y.
-.macro MISS_TERM own, enemy, tlo, thi, add
-  ldx counts+own
-  lda miss_times3,x
-  clc
-  adc counts+enemy
+  sbc dif              ; -4..4
+  beq skip
+  sta dif
   ldx eng_vset
-  adc evk_base_9,x
-  tay
-  lda tlo,y
-  sta wlo
-  lda thi,y
-  sta whi
-  .if add
-  ACC_ADD_W
-  .else
-  ACC_SUB_W
-  .endif
+  ldy evk_base_9,x
+  ldx dif
+  MULADD tlo+4, thi+4, 1
+skip:
 .endmacro
-
-cfile = local+12       ; 2 bytes: this set's cannon-file table (eng_eval only)
 
 .segment "CODE"
 
 ;;
 ; The static evaluation of the position for the side to move, exactly as
 ; reference evaluate(pos, tables of the active weight set); no noise.
+; The per-piece terms walk the slots 15..1 of both sides in one loop, Red's
+; slot x then Black's slot x (SLOT: 11 cycles for a king, advisor, pawn or
+; empty slot, 20-25 for a captured piece); the horse, elephant and file
+; handlers jump back into the loop.
 ; Input: the position (eng_score, counts, piece lists, board, eng_side)
 ;   and eng_vset (the weight set whose values eng_score holds).
 ; Output: A = low byte, X = high byte of the signed 16-bit score; also in
 ;   local+0..1.
-; Uses local+0..13.  Clobbers A, X, Y.
-; Cycles: 69 with a material+PST set ("basic"); with the knowledge terms
-;   ("full") 1,093 / 1,361 / 2,182 (min / median / max over the 520 positions
-;   of emu_tests/test_romsearch_eval.py, which prints them).
+; Uses local+0..11 (keeps local+12..15) and 2 bytes of stack (ev_cannon).
+; Clobbers A, X, Y.
+; Cycles (to the final RTS): 68-69 with a material+PST set ("basic"); with
+;   the knowledge terms ("full") 766 / 1,074 / 1,789 (min / median / max
+;   over the 520 positions of emu_tests/test_romsearch_eval.py, which
+;   prints them) and 1,325 a call on average in the Hard search of
+;   bench.rom_profile --level Hard --positions 2 (middle-game positions).
 .proc eng_eval
   ldx eng_vset
-  lda ev_knowledge,x
-  bne knowledge
-  lda eng_score
+  lda eng_score        ; acc = eng_score, the knowledge terms added to it
   sta acc
   lda eng_score+1
   sta acc+1
+  lda ev_knowledge,x
+  bne knowledge
   jmp side_view
 knowledge:
-  lda ev_cannon_file_ptr_l,x
-  sta cfile
-  lda ev_cannon_file_ptr_h,x
-  sta cfile+1
   lda #0
-  sta acc
-  sta acc+1
   sta hb
   sta eb
   sta rf
-  PIECE_TERMS 0, 1, FLAG_RED_HALF, 16, 1
-  PIECE_TERMS 16, 0, FLAG_BLACK_HALF, 0, 0
+  ldy piece_sq+16      ; Black's king
+  lda sq_file,y
+  sta bkf
+  ldy piece_sq         ; Red's king
+  lda sq_file,y
+  sta rkf
+  ldx #15              ; slots 15..1 of each side (slot 0 is the king)
+  bne loop             ; always
+  ; the handlers sit around the loop, in reach of its branches
+r_horse:
+  HORSE_LEGS 1
+  jmp r_next
+r_he:
+  HORSE_OR_ELEPHANT 0, r_next, r_horse
+  ELEPHANT_EYES 1, FLAG_RED_HALF
+  jmp r_next
+loop:
+  SLOT 0, r_he, bkf, r_file
+r_next:
+  SLOT 16, b_he, rkf, b_file
+b_next:
+  dex
+  bne loop
+  jmp terms
+r_file:                ; a rook or cannon on Black's king's file
+  lda piece_kind,x
+  cmp #KIND_ROOK
+  beq :+
+  jmp r_cannon
+: inc rf
+  jmp r_next
+b_file:
+  lda piece_kind+16,x
+  cmp #KIND_ROOK
+  beq :+
+  jmp b_cannon
+: dec rf
+  jmp b_next
+b_he:
+  HORSE_OR_ELEPHANT 16, b_next, b_horse
+  ELEPHANT_EYES 0, FLAG_BLACK_HALF
+  jmp b_next
+b_horse:
+  HORSE_LEGS 0
+  jmp b_next
+terms:
   ; the counted per-piece terms times their weights (a zero count is skipped)
   ldy eng_vset
   lda hb
   beq :+
   LOAD_W8 ev_horse_leg
-  lda hb
-  jsr ev_muladd
+  ldx hb
+  MULADD wlo, whi, 0
 : lda eb
   beq :+
   LOAD_W8 ev_elephant_eye
-  lda eb
-  jsr ev_muladd
+  ldx eb
+  MULADD wlo, whi, 0
 : lda rf
   beq :+
   LOAD_W8 ev_rook_file
-  lda rf
-  jsr ev_muladd
+  ldx rf
+  MULADD wlo, whi, 0
 :
   ; dynamic horse/cannon: (own - enemy) * dyn[n], n = pieces on the board
+  ; (not counted when both differences are 0)
+  lda counts+KIND_CANNON
+  sec
+  sbc counts+8+KIND_CANNON
+  sta cdif
+  lda counts+KIND_HORSE
+  sec
+  sbc counts+8+KIND_HORSE
+  sta dif
+  ora cdif
+  beq no_dyn
   ; (counts[0] and counts[8], kind 0, are always 0)
   clc
   lda counts+1
@@ -288,30 +351,14 @@ knowledge:
   .endrepeat
   ldx eng_vset
   adc evk_base_33,x    ; C = 0: the sum is at most 32
-  tay                  ; Y = set * 33 + n (ev_muladd keeps Y)
-  lda counts+KIND_HORSE
-  sec
-  sbc counts+8+KIND_HORSE
+  tay                  ; Y = set * 33 + n
+  ldx dif
   beq :+
-  sta dif
-  lda evk_dyn_horse_lo,y
-  sta wlo
-  lda evk_dyn_horse_hi,y
-  sta whi
-  lda dif
-  jsr ev_muladd
-: lda counts+KIND_CANNON
-  sec
-  sbc counts+8+KIND_CANNON
-  beq :+
-  sta dif
-  lda evk_dyn_cannon_lo,y
-  sta wlo
-  lda evk_dyn_cannon_hi,y
-  sta whi
-  lda dif
-  jsr ev_muladd
-:
+  MULADD evk_dyn_horse_lo, evk_dyn_horse_hi, 1
+: ldx cdif
+  beq no_dyn
+  MULADD evk_dyn_cannon_lo, evk_dyn_cannon_hi, 1
+no_dyn:
   ; pawns against the enemy's rooks + horses + cannons: one product table
   ; [set * 42 + pawns * 7 + attackers] (at most 5 pawns, 6 attackers)
   ldy counts+KIND_PAWN
@@ -345,37 +392,19 @@ knowledge:
   lda acc+1
   sbc evk_pawn_prod_hi,y
   sta acc+1
-  ; missing elephants against enemy cannons, missing advisors against rooks:
-  ; index (2 - own) * 3 + enemy
-  MISS_TERM KIND_ELEPHANT, 8+KIND_CANNON, evk_miss_elephant_lo, evk_miss_elephant_hi, 1
-  MISS_TERM 8+KIND_ELEPHANT, KIND_CANNON, evk_miss_elephant_lo, evk_miss_elephant_hi, 0
-  MISS_TERM KIND_ADVISOR, 8+KIND_ROOK, evk_miss_advisor_lo, evk_miss_advisor_hi, 1
-  MISS_TERM 8+KIND_ADVISOR, KIND_ROOK, evk_miss_advisor_lo, evk_miss_advisor_hi, 0
-  ; e = score + knowledge
-  clc
-  lda acc
-  adc eng_score
-  sta acc
-  lda acc+1
-  adc eng_score+1
-  sta acc+1
+  ; missing elephants against enemy cannons, missing advisors against rooks
+  MISS_PAIR KIND_ELEPHANT, 8+KIND_CANNON, 8+KIND_ELEPHANT, KIND_CANNON, evk_miss_elephant_lo, evk_miss_elephant_hi
+  MISS_PAIR KIND_ADVISOR, 8+KIND_ROOK, 8+KIND_ADVISOR, KIND_ROOK, evk_miss_advisor_lo, evk_miss_advisor_hi
 side_view:
-  lda eng_side
-  beq tempo
-  sec                  ; Black to move: e = -e
-  lda #0
-  sbc acc
-  sta acc
-  lda #0
-  sbc acc+1
-  sta acc+1
-tempo:
+  ; Red to move: e = acc + tempo; Black: e = tempo - acc
   ldx eng_vset
   ldy #0
   lda ev_tempo,x
   bpl :+
-  dey
-: clc
+  dey                  ; (Y, A) = tempo sign-extended
+: ldx eng_side
+  bne black
+  clc
   adc acc
   sta acc
   tya
@@ -384,49 +413,96 @@ tempo:
   tax
   lda acc
   rts
+black:
+  sec
+  sbc acc
+  sta acc
+  tya
+  sbc acc+1
+  sta acc+1
+  tax
+  lda acc
+  rts
+  ; the cannon on square Y is on the enemy king's file (rare)
+r_cannon:
+  lda piece_sq+16      ; Black's king
+  sta wlo
+  jsr ev_cannon
+  ACC_ADD_W
+  jmp r_next
+b_cannon:
+  lda piece_sq         ; Red's king
+  sta wlo
+  jsr ev_cannon
+  ACC_SUB_W
+  jmp b_next
 .endproc
 
 ;;
-; acc += A * (wlo, whi), A a signed count (small: a loop of |A| adds).
-; Clobbers A, X.
-.proc ev_muladd
-  tax
-  beq done
-  bmi negative
-add:
+; The cannon-file term of the cannon on square Y whose file holds the enemy
+; king (on square wlo): (wlo, whi) = cannon_file[min(pieces between, 3)]
+; of the active set sign-extended.  Clobbers A, Y, btw, cfile; keeps X.
+.proc ev_cannon
+  lda #0
+  sta btw
+  cpy wlo              ; C = 1: the king is below (Y > wlo)
+  bcs walk_down
+walk_up:
+  tya
   clc
-  lda acc
-  adc wlo
-  sta acc
-  lda acc+1
-  adc whi
-  sta acc+1
-  dex
-  bne add
-  rts
-negative:
+  adc #DIR_UP
+  tay
+  cpy wlo
+  beq counted
+  lda board,y
+  beq walk_up
+  inc btw
+  bne walk_up          ; always
+walk_down:
+  tya
   sec
-  lda acc
-  sbc wlo
-  sta acc
-  lda acc+1
-  sbc whi
-  sta acc+1
-  inx
-  bne negative
-done:
+  sbc #DIR_UP
+  tay
+  cpy wlo
+  beq counted
+  lda board,y
+  beq walk_down
+  inc btw
+  bne walk_down        ; always
+counted:
+  stx whi              ; (keeps X)
+  ldx eng_vset
+  lda ev_cannon_file_ptr_l,x
+  sta cfile
+  lda ev_cannon_file_ptr_h,x
+  sta cfile+1
+  ldx whi
+  ldy btw
+  cpy #3
+  bcc :+
+  ldy #3
+: lda (cfile),y        ; signed byte
+  sta wlo
+  asl a                ; C = the sign
+  lda #0
+  adc #$FF             ; $00 (C = 1) or $FF (C = 0)
+  eor #$FF
+  sta whi
   rts
 .endproc
 
 .segment "RODATA"
-; the per-piece term of each kind: $80 horse, $40 elephant, $20 rook,
-; $10 cannon, 0 none (PIECE_TERMS)
+; the per-piece term of each kind: $01 horse, $40 elephant, $80 rook or
+; cannon (the file terms), 0 none (SLOT)
 ev_kclass:
-  .byte 0, 0, 0, $40, $80, $20, $10, 0
+  .byte 0, 0, 0, $40, $01, $80, $80, 0
 .assert >ev_kclass = >(ev_kclass + 7), error, "ev_kclass crosses a page (a cycle per lookup): move it"
 ; (2 - own advisors or elephants) * 3, for 0, 1, 2 of them
 miss_times3:
   .byte 6, 3, 0
+; [m * 3 + c] = m * c, for m, c = 0..2 (MISS_PAIR)
+miss_prod:
+  .byte 0, 0, 0, 0, 1, 2, 0, 2, 4
 ; pawns * 7, for 0..5 pawns (evk_pawn_prod rows)
 times7:
   .byte 0, 7, 14, 21, 28, 35
