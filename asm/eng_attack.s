@@ -11,13 +11,25 @@
 ksq = local+0          ; the king's square
 
 ;; Return from the routine with C = 1 when A (a square's code) is an
-;; enemy piece of `kind`.  Clobbers X.
-.macro IF_ENEMY_KIND enemy, kind
+;; enemy piece of `kind`.  nz: A is known not to be empty (0).  Clobbers X.
+;; Red's pieces are $10-$1F, Black's $20-$2F, off the board $FF: against
+;; Black ($20-$2F) one compare rejects empty and own squares (7 cycles),
+;; against Red ($10-$1F) one compare rejects own and off-board ones.
+.macro IF_ENEMY_KIND enemy, kind, nz
   .local no
-  cmp #enemy
-  bcc no
-  cmp #enemy + 16
-  bcs no
+  .if enemy = ::RED_TAG
+  .if !nz
+  cmp #RED_TAG
+  bcc no               ; empty
+  .endif
+  cmp #BLACK_TAG
+  bcs no               ; own or off the board
+  .else
+  cmp #BLACK_TAG
+  bcc no               ; empty or own
+  cmp #BLACK_TAG + 16
+  bcs no               ; off the board
+  .endif
   tax
   lda piece_kind-CODE_BASE,x
   cmp #kind
@@ -27,21 +39,34 @@ no:
 .endmacro
 
 ;; One orthogonal line from the king: the first piece is a rook or the
-;; king (the flying general), the second one a cannon.
-.macro LINE d, enemy
-  .local scan, scan2, screen, done, hit
+;; king (the flying general), the second one a cannon.  first: Y is
+;; already ksq.  edge: the line towards the own back rank, where the king
+;; usually stands (its first square is then off the board: 12 cycles).
+.macro LINE d, enemy, first, edge
+  .local scan, scan2, screen, done, hit, not_enemy, enemy_piece
+  .if !first
   ldy ksq
+  .endif
+  .if edge
+  lda board+(d),y
+  cmp #SQ_OFFBOARD
+  beq done
+  .endif
   SCAN_PREP d
 scan:
   STEP_SCAN d
   lda board,y
   beq scan
-  cmp #SQ_OFFBOARD
-  beq done
-  cmp #enemy
-  bcc screen
-  cmp #enemy + 16
-  bcs screen
+  .if enemy = ::RED_TAG
+  cmp #BLACK_TAG
+  bcs not_enemy        ; own ($20-$2F) or off the board
+  .else
+  cmp #BLACK_TAG
+  bcc screen           ; own ($10-$1F)
+  cmp #BLACK_TAG + 16
+  bcs done             ; off the board
+  .endif
+enemy_piece:
   tax
   lda piece_kind-CODE_BASE,x
   cmp #KIND_ROOK
@@ -50,13 +75,18 @@ scan:
   bne screen
 hit:
   rts                  ; C = 1 from the cmp: in check
+  .if enemy = ::RED_TAG
+not_enemy:
+  cmp #SQ_OFFBOARD
+  beq done
+  .endif
 screen:
   SCAN_PREP d
 scan2:
   STEP_SCAN d
   lda board,y
   beq scan2
-  IF_ENEMY_KIND enemy, KIND_CANNON
+  IF_ENEMY_KIND enemy, KIND_CANNON, 1
 done:
 .endmacro
 
@@ -66,9 +96,9 @@ done:
   lda board+(leg),y
   bne skip
   lda board+(t1),y
-  IF_ENEMY_KIND enemy, KIND_HORSE
+  IF_ENEMY_KIND enemy, KIND_HORSE, 0
   lda board+(t2),y
-  IF_ENEMY_KIND enemy, KIND_HORSE
+  IF_ENEMY_KIND enemy, KIND_HORSE, 0
 skip:
 .endmacro
 
@@ -81,10 +111,10 @@ skip:
   rts
 have_king:
   sty ksq
-  LINE ::UP, enemy
-  LINE ::DOWN, enemy
-  LINE ::LEFT, enemy
-  LINE ::RIGHT, enemy
+  LINE ::UP, enemy, 1, enemy = ::RED_TAG
+  LINE ::DOWN, enemy, 0, enemy = ::BLACK_TAG
+  LINE ::LEFT, enemy, 0, 0
+  LINE ::RIGHT, enemy, 0, 0
   ldy ksq
   lda counts+enemy_horses
   bne horses
@@ -98,11 +128,11 @@ no_horses:
   lda counts+enemy_pawns
   beq no_pawns
   lda board+(pawn_fwd),y
-  IF_ENEMY_KIND enemy, KIND_PAWN
+  IF_ENEMY_KIND enemy, KIND_PAWN, 0
   lda board+::LEFT,y
-  IF_ENEMY_KIND enemy, KIND_PAWN
+  IF_ENEMY_KIND enemy, KIND_PAWN, 0
   lda board+::RIGHT,y
-  IF_ENEMY_KIND enemy, KIND_PAWN
+  IF_ENEMY_KIND enemy, KIND_PAWN, 0
 no_pawns:
   clc
   rts
@@ -118,18 +148,26 @@ no_pawns:
 ;   When A is the side to move, the answer is also kept in eng_chk (0/1),
 ;   which lets eng_is_legal skip the full test for most moves.
 ; Uses local+0.  Clobbers A, X, Y.
-; Cycles: 337 on average in middlegames, 472 at most (bench/rom_bench.py).
+; Cycles: 309 on average in middlegames, 444 at most (bench/rom_bench.py).
 .proc eng_in_check
   cmp eng_side
   bne @other
-  jsr @test
+  tax
+  bne @black_self
+  jsr in_check_red
+  bcs @yes
+@no:
   lda #0
-  rol a                ; C -> bit 0
   sta eng_chk
-  lsr a                ; and back into C
+  rts
+@black_self:
+  jsr in_check_black
+  bcc @no
+@yes:
+  lda #1
+  sta eng_chk
   rts
 @other:
-@test:
   cmp #SIDE_RED
   beq @red
   jmp in_check_black
@@ -150,7 +188,8 @@ no_pawns:
 ; Output: C = 0 legal, C = 1 illegal (that king is attacked).
 ; Uses local+0..2.  Clobbers A, X, Y.
 ; Cycles: about 60-150 with the check state known, the full test + 20
-;   otherwise (bench/rom_bench.py).
+;   otherwise; 170 on average after a make of the middlegame lists
+;   (bench/rom_bench.py).
 .proc eng_is_legal
   ldx eng_ply
   lda eng_side
@@ -171,8 +210,8 @@ krank = local+2
 
 ;; The rays and horse pairs of one king, as subroutines returning C = 1
 ;; when that line / pair attacks it (ksq set by the caller).
-.macro LINE_PROC d, enemy
-  LINE d, enemy
+.macro LINE_PROC d, enemy, edge
+  LINE d, enemy, 0, edge
   clc
   rts
 .endmacro
@@ -180,9 +219,9 @@ krank = local+2
 .macro HORSE_SQUARES t1, t2, enemy
   ldy ksq
   lda board+(t1),y
-  IF_ENEMY_KIND enemy, KIND_HORSE
+  IF_ENEMY_KIND enemy, KIND_HORSE, 0
   lda board+(t2),y
-  IF_ENEMY_KIND enemy, KIND_HORSE
+  IF_ENEMY_KIND enemy, KIND_HORSE, 0
   clc
   rts
 .endmacro
@@ -236,23 +275,26 @@ left:
   beq from_line
   tya
   sec
-  sbc ksq
-  cmp #<(::UP+::RIGHT)
+  sbc ksq              ; from - ksq, C = 1 when >= 0
+  adc #<(-(::DOWN+::LEFT)) ; + 12 (+ 1 when >= 0): the four diagonal
+  cmp #::UP+::RIGHT-::DOWN-::LEFT+2 ; neighbours give 25, 23, 2, 0, the
+  bcs to_test          ; squares outside -12..12 give 26 and more
+  cmp #::UP+::RIGHT-::DOWN-::LEFT+1
   bne ul
   jsr hur
   jmp from_done
 ul:
-  cmp #<(::UP+::LEFT)
+  cmp #::UP+::LEFT-::DOWN-::LEFT+1
   bne dr
   jsr hul
   jmp from_done
 dr:
-  cmp #<(::DOWN+::RIGHT)
+  cmp #::DOWN+::RIGHT-::DOWN-::LEFT
   bne dl
   jsr hdr
   jmp from_done
 dl:
-  cmp #<(::DOWN+::LEFT)
+  cmp #0
   bne to_test
   jsr hdl
   jmp from_done
@@ -279,59 +321,59 @@ illegal:               ; C from the last test
 
 ; Red's king against Black's pieces
 .proc red_up
-  LINE_PROC ::UP, BLACK_TAG
+  LINE_PROC ::UP, ::BLACK_TAG, 0
 .endproc
 .proc red_down
-  LINE_PROC ::DOWN, BLACK_TAG
+  LINE_PROC ::DOWN, ::BLACK_TAG, 1
 .endproc
 .proc red_left
-  LINE_PROC ::LEFT, BLACK_TAG
+  LINE_PROC ::LEFT, ::BLACK_TAG, 0
 .endproc
 .proc red_right
-  LINE_PROC ::RIGHT, BLACK_TAG
+  LINE_PROC ::RIGHT, ::BLACK_TAG, 0
 .endproc
 .proc red_hur
-  HORSE_SQUARES 2*::UP+::RIGHT, ::UP+2*::RIGHT, BLACK_TAG
+  HORSE_SQUARES 2*::UP+::RIGHT, ::UP+2*::RIGHT, ::BLACK_TAG
 .endproc
 .proc red_hul
-  HORSE_SQUARES 2*::UP+::LEFT, ::UP+2*::LEFT, BLACK_TAG
+  HORSE_SQUARES 2*::UP+::LEFT, ::UP+2*::LEFT, ::BLACK_TAG
 .endproc
 .proc red_hdr
-  HORSE_SQUARES 2*::DOWN+::RIGHT, ::DOWN+2*::RIGHT, BLACK_TAG
+  HORSE_SQUARES 2*::DOWN+::RIGHT, ::DOWN+2*::RIGHT, ::BLACK_TAG
 .endproc
 .proc red_hdl
-  HORSE_SQUARES 2*::DOWN+::LEFT, ::DOWN+2*::LEFT, BLACK_TAG
+  HORSE_SQUARES 2*::DOWN+::LEFT, ::DOWN+2*::LEFT, ::BLACK_TAG
 .endproc
 ; Black's king against Red's pieces
 .proc black_up
-  LINE_PROC ::UP, RED_TAG
+  LINE_PROC ::UP, ::RED_TAG, 1
 .endproc
 .proc black_down
-  LINE_PROC ::DOWN, RED_TAG
+  LINE_PROC ::DOWN, ::RED_TAG, 0
 .endproc
 .proc black_left
-  LINE_PROC ::LEFT, RED_TAG
+  LINE_PROC ::LEFT, ::RED_TAG, 0
 .endproc
 .proc black_right
-  LINE_PROC ::RIGHT, RED_TAG
+  LINE_PROC ::RIGHT, ::RED_TAG, 0
 .endproc
 .proc black_hur
-  HORSE_SQUARES 2*::UP+::RIGHT, ::UP+2*::RIGHT, RED_TAG
+  HORSE_SQUARES 2*::UP+::RIGHT, ::UP+2*::RIGHT, ::RED_TAG
 .endproc
 .proc black_hul
-  HORSE_SQUARES 2*::UP+::LEFT, ::UP+2*::LEFT, RED_TAG
+  HORSE_SQUARES 2*::UP+::LEFT, ::UP+2*::LEFT, ::RED_TAG
 .endproc
 .proc black_hdr
-  HORSE_SQUARES 2*::DOWN+::RIGHT, ::DOWN+2*::RIGHT, RED_TAG
+  HORSE_SQUARES 2*::DOWN+::RIGHT, ::DOWN+2*::RIGHT, ::RED_TAG
 .endproc
 .proc black_hdl
-  HORSE_SQUARES 2*::DOWN+::LEFT, ::DOWN+2*::LEFT, RED_TAG
+  HORSE_SQUARES 2*::DOWN+::LEFT, ::DOWN+2*::LEFT, ::RED_TAG
 .endproc
 
 .proc in_check_red
-  IN_CHECK 0, BLACK_TAG, ::UP, 8 + KIND_HORSE, 8 + KIND_PAWN
+  IN_CHECK 0, ::BLACK_TAG, ::UP, 8 + KIND_HORSE, 8 + KIND_PAWN
 .endproc
 
 .proc in_check_black
-  IN_CHECK 16, RED_TAG, ::DOWN, KIND_HORSE, KIND_PAWN
+  IN_CHECK 16, ::RED_TAG, ::DOWN, KIND_HORSE, KIND_PAWN
 .endproc
