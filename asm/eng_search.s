@@ -41,9 +41,8 @@ kf2  = local+10
 kt2  = local+11
 kmode = local+5        ; bit 7: killers used, bit 6: history used
 hp   = local+2         ; 2 bytes: history row pointer
-end_ = local+4         ; end of the list
 bi   = local+0         ; pick: best index
-bk   = local+1         ; pick: best key
+bk   = local+1         ; pick: best key (score_moves: best key + 1)
 
 ; the layout inside killers / pv_table, for the host (tools/romsearch.py)
 .export s_flags, s_level, s_abort, s_single, s_qstart, s_rep_top
@@ -52,6 +51,7 @@ bk   = local+1         ; pick: best key
 .assert PV_AREA_END <= pv_table + 42, error, "the PV and result do not fit pv_table"
 .assert KILLER_AREA_END <= killers + 32, error, "killers, flags and scalars do not fit the killers area"
 .assert SEARCH_PLIES <= MAX_PLY, error, "per-ply arrays larger than MAX_PLY"
+.assert SEARCH_MAX_DEPTH < MAX_PLY, error, "ab_node enters q_node past its MAX_PLY test"
 
 ;; N = 1 when the signed 16-bit a < b (a, b: any operands of lda/cmp/sbc).
 .macro SLT16 al, ah, bl, bh
@@ -98,6 +98,62 @@ root:
 done:
 .endmacro
 
+;; N = 1 when rv < beta of the node at ply X >= 1 (beta = -alpha(X - 1)):
+;; the sign of the 17-bit rv + alpha(X - 1).  Clobbers A.
+.macro RV_LT_BETA_P
+  .local done
+  clc
+  lda rv
+  adc s_alpha_lo-1,x
+  lda rv+1
+  adc s_alpha_hi-1,x
+  bvc done
+  eor #$80
+done:
+.endmacro
+
+;; N = 1 when rv < beta of the node at ply X (INF at ply 0).  Clobbers A.
+.macro RV_LT_BETA
+  .local root, done
+  cpx #0
+  beq root
+  RV_LT_BETA_P
+  jmp done
+root:
+  SLT16 rv, rv+1, #<INF_SCORE, #>INF_SCORE
+done:
+.endmacro
+
+;; rv = beta of the node at ply X >= 1 (-alpha(X - 1)).  Clobbers A.
+.macro RV_BETA_P
+  sec
+  lda #0
+  sbc s_alpha_lo-1,x
+  sta rv
+  lda #0
+  sbc s_alpha_hi-1,x
+  sta rv+1
+.endmacro
+
+;; Counts a node inline (reference _count_node): jumps to `abort` (which
+;; sets s_abort) when the count reaches the level's cap.  The count rises by one from 0 and the
+;; search stops at the cap (>= 1, reference_py/config.py), so reaching it
+;; is equality.  Clobbers A, Y.
+.macro COUNT_NODE abort
+  .local done
+  inc s_nodes
+  bne :+
+  inc s_nodes+1
+: ldy s_level
+  lda s_nodes
+  cmp lvl_nodes_lo,y
+  bne done
+  lda s_nodes+1
+  cmp lvl_nodes_hi,y
+  beq abort
+done:
+.endmacro
+
 ;; rv = 0
 .macro RV_ZERO
   lda #0
@@ -106,27 +162,29 @@ done:
 .endmacro
 
 ;; The move loop's head, shared by ab_node and q_node: the first pass takes
-;; the pick score_moves already found, later passes (at `loop`) pick the
-;; highest key left; both land at `picked` with Y = the move-stack index, or
-;; jump to `loop_end` when the node's list is exhausted.  Defines the labels
-;; to_loop_end, loop and picked in the calling .proc.
-.macro NEXT_PICK
+;; the pick score_moves already found and lands at `first`; later passes (at
+;; `next`: the next entry) pick the highest key left and land at `picked`;
+;; both with Y = the move-stack index.  Jumps to `loop_end` (X = eng_ply)
+;; when the node's list is exhausted.  Defines the labels to_loop_end, next
+;; and picked in the calling .proc.
+.macro NEXT_PICK first
   ldx eng_ply
   lda s_cur,x
   cmp ply_first+1,x
   bcs to_loop_end
   tay
   jsr pick_first       ; score_moves found the first pick
-  jmp picked
+  jmp first
 to_loop_end:
   jmp loop_end
-loop:
+next:
   ldx eng_ply
-  lda s_cur,x
+  ldy s_cur,x
+  iny
+  sty s_cur,x
+  tya
   cmp ply_first+1,x
-  bcc :+
-  jmp loop_end
-: tay
+  bcs to_loop_end
   jsr pick
 picked:
 .endmacro
@@ -139,6 +197,15 @@ pv_row:
   .endrepeat
 bit_mask:
   .byte $01, $02, $04, $08, $10, $20, $40, $80
+; entry i of the repetition ring: its rep_check byte (i >> 3) and bit mask
+rep_byte:
+  .repeat REP_RING_ENTRIES, i
+  .byte i >> 3
+  .endrepeat
+rep_mask:
+  .repeat REP_RING_ENTRIES, i
+  .byte 1 << (i & 7)
+  .endrepeat
 ; history row per piece kind: rook 0, cannon 90, the others 180
 hist_row_lo:
   .byte <(history+180), <(history+180), <(history+180), <(history+180)
@@ -328,41 +395,9 @@ done:
 .endproc
 
 ;;
-; Records the current position after a make (reference push_history):
-; s_rep_top + 1, its key, and C as its in-check bit.  Clobbers A, X, Y.
-.proc rep_push
-  php
-  inc s_rep_top
-  ldy s_rep_top
-  lda eng_key
-  sta rep_key_lo,y
-  lda eng_key+1
-  sta rep_key_hi,y
-  tya
-  and #7
-  tax
-  tya
-  lsr a
-  lsr a
-  lsr a
-  tay
-  plp
-  bcs set
-  lda bit_mask,x
-  eor #$FF
-  and rep_check,y
-  sta rep_check,y
-  rts
-set:
-  lda bit_mask,x
-  ora rep_check,y
-  sta rep_check,y
-  rts
-.endproc
-
-;;
-; Counts a node (reference _count_node).  Output: C = 1 when the node cap
-; is reached (s_abort set).  Clobbers A, X.
+; Counts a node (reference _count_node), for the null move (the move loops
+; use COUNT_NODE inline).  Output: C = 1 when the node cap is reached
+; (s_abort set).  Clobbers A, X.
 .proc count_node
   inc s_nodes
   bne :+
@@ -435,48 +470,69 @@ done:
 ;;
 ; The draw rules at a node with ply > 0 (reference _draw_score).
 ; Output: C = 1 and rv = the score when the node is a draw (or a
-; perpetual check), else C = 0.  Uses local+0..4.  Clobbers A, X, Y.
+; perpetual check), else C = 0.  Uses local+0..7.  Clobbers A, X, Y.
+; The repetition scan compares keys[n - k] with keys[n] for k = 4, 6, ..
+; up to min(clock, n), walking Y = n - k down by 2 (about 21 cycles a step).
+; Cycles: 34 per call on average (bench.rom_profile, Hard).
 .proc draw_score
 k    = local+0
 n    = local+1
 jj   = local+2
 opp  = local+3         ; nonzero: the side that just moved checked on every move
 stm  = local+4         ; nonzero: the side to move checked on every move
+klo  = local+5         ; keys[n]
+khi  = local+6
+ylast = local+7        ; the last Y to compare (n - min(clock, n)) + 2
   lda eng_clock
   cmp #DRAW_PLIES
   bcc rep
   RV_ZERO
   sec
   rts
-rep:
-  lda s_rep_top
-  sta n
-  lda #4
-  sta k
-loop:
-  lda eng_clock
-  cmp k
-  bcc none             ; k > clock
-  lda n
-  cmp k
-  bcc none             ; k > n
+rep:                   ; A = clock
+  ldx s_rep_top
+  stx n
+  cpx eng_clock
+  bcs :+               ; n >= clock: the limit is clock
+  txa                  ; else n
+: cmp #4
+  bcc none             ; no k to try
+  sta ylast
+  txa
   sec
-  sbc k
-  tay                  ; n - k
-  ldx n
+  sbc ylast            ; n - limit
+  adc #1               ; C = 1: + 2
+  sta ylast
+  lda rep_key_lo,x
+  sta klo
+  lda rep_key_hi,x
+  sta khi
+  txa
+  sec
+  sbc #4
+  tay                  ; Y = n - 4
+loop:
   lda rep_key_lo,y
-  cmp rep_key_lo,x
-  bne next
-  lda rep_key_hi,y
-  cmp rep_key_hi,x
-  beq found
+  cmp klo
+  beq maybe
 next:
-  inc k
-  inc k
-  bne loop             ; always
+  cpy ylast
+  bcc none             ; k + 2 > limit
+  dey
+  dey
+  bcs loop             ; always (C = 1 from cpy)
 none:
   clc
   rts
+maybe:
+  lda rep_key_hi,y
+  cmp khi
+  bne next
+  sty k                ; k = n - Y
+  lda n
+  sec
+  sbc k
+  sta k
 found:
   ; opp = all checks[n - j] for j = 0, 2, .., k - 2; stm for j = 1, 3, .., k - 1
   lda #1
@@ -535,12 +591,16 @@ draw:
 ;; (so a move is a capture or a history move) while history is on; the
 ;; general one (at `s_same`) serves every other piece with the reference's
 ;; full order of tests.  A new from square (`new_piece`) looks the mover up
-;; once and chooses the copy.
+;; once and chooses the copy; the sentinel from square $FF at entry end
+;; ends the list.  bk holds the best key + 1 (at most $FF: only the PV
+;; move's key is $FF), so one `cmp bk / bcc` keeps the first best entry.
 .macro SCORE_LIST sq90tab
-  .local new_piece, to_slow, same, capture, quiet, store, next, s_same, s_notpv, s_capture
-  .local s_killer2, s_hist, s_zero, s_store, s_next, done
+  .local new_piece, to_slow, scored, same, capture, quiet, store, next, s_same, s_notpv, s_capture
+  .local s_killer2, s_hist, s_zero, s_store, s_next
   lda ms_from,x
 new_piece:             ; A = the from square of entry X, a new piece
+  cmp #$FF
+  beq scored           ; the sentinel: the list is scored
   sta lastf
   tay
   lda board,y
@@ -564,6 +624,8 @@ new_piece:             ; A = the from square of entry X, a new piece
   bne same
 to_slow:
   jmp s_same
+scored:
+  rts
   ; ---- fast copy: captures (MVV-LVA) and history keys
 capture:               ; A = the victim's code: victim kind * 8 + attacker kind
   tay
@@ -588,17 +650,14 @@ same:
   lda #KEY_KILLER2 - 1
 store:
   sta ms_key,x
-  cmp bk               ; the first entry with the highest key
-  beq next
+  cmp bk               ; higher than the best so far (keys here are < $FF)
   bcc next
+  adc #0               ; C = 1: key + 1
   sta bk
   stx bi
 next:
   inx
-  cpx end_
-  bcc :+
-  rts                  ; the list is scored
-: lda ms_from,x
+  lda ms_from,x
   cmp lastf
   beq same
   jmp new_piece
@@ -621,7 +680,10 @@ s_same:
   cmp pvt
   bne s_notpv
   lda #KEY_PV
-  bne s_store          ; always
+  sta ms_key,x
+  sta bk               ; $FF: no later key is higher
+  stx bi
+  jmp s_next
 s_notpv:
   ldy ms_to,x
   lda board,y
@@ -658,22 +720,19 @@ s_hist:
   bne s_store          ; always
 s_zero:
   lda #0
-s_store:
+s_store:               ; A < $FF
   sta ms_key,x
   cmp bk
-  beq s_next
   bcc s_next
+  adc #0               ; C = 1: key + 1
   sta bk
   stx bi
 s_next:
   inx
-  cpx end_
-  bcs done
   lda ms_from,x
   cmp lastf
   beq s_same
   jmp new_piece
-done:
 .endmacro
 
 ;;
@@ -683,87 +742,128 @@ done:
 ; else 0.  The moves of one piece are consecutive after eng_gen, so the
 ; mover's kind, history row and whether it can make the PV move or a killer
 ; are found once per piece (SCORE_LIST).  Also finds the first entry with
-; the highest key (bi, bk), which is pick_first's answer.
-; Input: X = ply, pvf/pvt, kf1..kt2, kmode.  Output: bi, bk.
+; the highest key (bi), which is pick_first's answer.
+; The list ends at a sentinel from square $FF written at entry end (when
+; end = MOVE_STACK_ENTRIES, the byte after ms_from is saved and restored).
+; Input: X = ply, pvf/pvt, kf1..kt2, kmode.  Output: bi.
 ; Uses local+0..13 (tb is free here).  Clobbers A, X, Y.  Per move: about
-; 55 cycles for a history move, 60 for a capture, in the fast copy.
+; 51 cycles for a history move, 58 for a capture, in the fast copy; about
+; 55 more per piece; 1,220 per call on average (bench.rom_profile, Hard).
 .proc score_moves
 akind = local+12       ; kind of the piece whose moves are being scored
 lastf = local+13       ; its square
-  lda ply_first+1,x
-  sta end_
-  ldy ply_first,x
-  sty bi
-  lda #0
-  sta bk
-  cpy end_
+  ldy ply_first+1,x
+  lda ply_first,x
+  sta bi
+  cmp ply_first+1,x
   bcc :+
+  rts                  ; an empty list
+: cpy #MOVE_STACK_ENTRIES
+  bcc fits
+  lda ms_from+MOVE_STACK_ENTRIES   ; ms_from[end] is not ours: keep it
+  pha
+  lda #$FF
+  sta ms_from+MOVE_STACK_ENTRIES
+  jsr list
+  pla
+  sta ms_from+MOVE_STACK_ENTRIES
   rts
-: ldx bi               ; X = the entry being scored
+fits:
+  lda #$FF
+  sta ms_from,y        ; the sentinel
+list:
+  lda #1
+  sta bk               ; best key 0 (+ 1)
+  ldx bi               ; X = the entry being scored
   lda eng_side
   beq red
   jmp black
 red:
   SCORE_LIST sq90_red
-  rts
 black:
   SCORE_LIST sq90_black
-  rts
 .endproc
 
 pk_tmp = local+2       ; pick, pick_first, pick_swap
 pk_ii  = local+3
+pk_end = local+4       ; pick: the end of the list
+pk_u   = local+5       ; pick: the bound (the previous pick's key)
 
 ;;
 ; Selection step (reference _pick): the highest key of entries Y..end-1
-; (the first one wins ties) is swapped into entry Y.  Input: Y = i,
-; X = ply.  Output: Y = i.  Uses local+0..4.  Clobbers A, X.  13 cycles per
-; entry scanned (upwards, the best key so far in A; only a strictly higher
-; key replaces it).
+; (the first one wins ties) is swapped into entry Y.  Input: Y = i > the
+; list's first entry (the first step is pick_first's), X = ply.
+; Output: Y = i.  Uses local+0..5.  Clobbers A, X.
+; The key of entry i - 1 (the previous pick) bounds every key left, so the
+; scan stops at the first entry that reaches it; otherwise it runs up to
+; the sentinel key $FF written at entry end (no other key is $FF: only the
+; PV move's, which pick_first took; a key reaching $FF stops at the bound
+; anyway).  About 9 cycles per entry scanned (4 per unrolled pass), about
+; 60 per call besides; 122 per call on average (bench.rom_profile, Hard).
+; When end = MOVE_STACK_ENTRIES the byte after ms_key is saved and restored
+; around the scan (3 more bytes of stack).
 .proc pick
   sty pk_ii
   lda ply_first+1,x
-  clc                  ; entries after i: end - i - 1
-  sbc pk_ii
-  beq done             ; the list holds only entry i
-  tay
-  ldx pk_ii
-  stx bi
-  lda ms_key,x         ; A = the best key so far
+  sta pk_end
+  cmp #MOVE_STACK_ENTRIES
+  bcs full
+  tax
+  lda #$FF
+  sta ms_key,x         ; the sentinel
+scan:
+  lda ms_key-1,y       ; the bound
+  sta pk_u
+  sty bi
+  tya
+  tax
+  lda ms_key,y         ; A = the best key so far
+  cmp pk_u
+  beq scanned
 loop:
+  .repeat 4
   inx
   cmp ms_key,x
   bcc higher
-  dey
-  bne loop
-  beq scanned          ; always
+  .endrepeat
+  bcs loop             ; always
 higher:
+  cpx pk_end
+  bcs scanned          ; the sentinel
   lda ms_key,x
   stx bi
-  dey
+  cmp pk_u
   bne loop
 scanned:
   sta bk
-  ldy pk_ii
   ldx bi
   cpx pk_ii
   bne pick_swap
   rts
-done:
-  ldy pk_ii
+full:                  ; ms_key[end] is not ours: keep it
+  lda ms_key+MOVE_STACK_ENTRIES
+  pha
+  lda #$FF
+  sta ms_key+MOVE_STACK_ENTRIES
+  jsr scan
+  pla
+  sta ms_key+MOVE_STACK_ENTRIES
   rts
 .endproc
 
 ;;
-; The first selection step of a list, right after score_moves: its bi/bk
-; are the answer.  Input: Y = i (the first entry).  Output: Y = i.
+; The first selection step of a list, right after score_moves: its bi is
+; the answer.  Input: Y = i (the first entry).  Output: Y = i.
 ; Clobbers A, X.
 .proc pick_first
   sty pk_ii
   ldx bi
   cpx pk_ii
-  bne pick_swap
+  bne :+
   rts
+: lda ms_key,x
+  sta bk
+  jmp pick_swap
 .endproc
 
 ;;
@@ -993,7 +1093,8 @@ done:
 
 ;;
 ; The key mode and the killers of ply X into kmode, kf1..kt2 (after eng_gen,
-; which uses local+0..5).  A = $C0 for the main search, $40 for quiescence.
+; which uses local+0..5).  A = $C0 (the main search; q_node sets kmode
+; itself and reads no killers).
 .proc key_setup
   sta kmode
   ldy s_level
@@ -1136,6 +1237,9 @@ none:
 ;   this ply; beta = -s_alpha of the ply before (INF at ply 0).
 ; Output: rv = the value (fail-hard), 0 once the search is aborted.
 ; Uses local+0..15 and the per-ply arrays.  Clobbers A, X, Y.
+; At depth 0 it enters q_node past q_node's qply / MAX_PLY tests.
+; Cycles: about 445 per call of its own (bench.rom_profile, Hard, 2
+; positions), the callees apart.
 .proc ab_node
   ldx eng_ply
   lda ply_first,x
@@ -1151,8 +1255,12 @@ no_draw:
   ldx eng_ply
   lda s_u0,x
   bne main_search
-  stx s_qstart         ; depth 0: quiescence at this ply
-  jmp q_node
+  stx s_qstart         ; depth 0: quiescence at this ply (qply 0)
+  ldy s_level
+  lda lvl_qdepth,y
+  bne :+
+  jmp search_eval      ; qdepth 0: a leaf
+: jmp q_node_entered   ; ply <= SEARCH_MAX_DEPTH < MAX_PLY
 no_null_j:
   jmp no_null
 main_search:
@@ -1279,75 +1387,98 @@ generated:
   ldx eng_ply
   jsr score_moves
   ; ---- the moves
-  NEXT_PICK
+  NEXT_PICK first
+  ; a later pick: never the PV move (its key $FF is the list's highest)
+  ldx ms_to,y
+  lda board,x
   ldx eng_ply
+  cmp #1               ; C = 1: a capture
   lda s_flags,x
   and #<~(S_F_QUIET | S_F_CCHECK | S_F_CPV)
-  sta s_flags,x
-  lda ms_key,y
-  cmp #KEY_PV
-  bne :+
-  lda s_flags,x
-  ora #S_F_CPV
-  sta s_flags,x
-: lda ms_to,y
-  tax
-  lda board,x
-  bne :+
-  ldx eng_ply
-  lda s_flags,x
+  bcs :+
   ora #S_F_QUIET
-  sta s_flags,x
-: tya
+: sta s_flags,x
+make:
+  tya
   tax
   jsr eng_make
   jsr eng_is_legal
   bcc legal
   jsr eng_unmake
   jmp next
-legal:
+first:                 ; the first pick: the PV move when its key is $FF
+  lda ms_key,y
+  cmp #KEY_PV
+  bne picked
+  ldx ms_to,y
+  lda board,x
   ldx eng_ply
-  dex
+  cmp #1               ; C = 1: a capture
   lda s_flags,x
-  and #S_F_LEGAL
-  cmp #S_F_LEGAL
+  and #<~(S_F_QUIET | S_F_CCHECK | S_F_CPV)
+  ora #S_F_CPV
   bcs :+
-  inc s_flags,x
-: lda eng_side
-  jsr eng_in_check
-  bcc :+
-  ldx eng_ply
-  lda s_flags-1,x
-  ora #S_F_CCHECK
-  sta s_flags-1,x
-:
-.if ::PRUNE_ANY
-  ; futility: a quiet move that gives no check and is not the PV move is
-  ; skipped (made, not counted) when s_fut <= alpha and alpha > -MATE_BOUND
-  ldx eng_ply
-  dex
-  lda s_flags,x
-  and #S_F_QUIET | S_F_CCHECK | S_F_CPV
-  cmp #S_F_QUIET
-  bne not_futile
-  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, {s_fut_lo,x}, {s_fut_hi,x}
-  bmi not_futile       ; alpha < static + margin
-  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo,x}, {s_alpha_hi,x}
-  bpl not_futile       ; alpha <= -MATE_BOUND
-  jsr eng_unmake
-  jmp next
-not_futile:
-.endif
-  jsr count_node
-  bcc :+
+  ora #S_F_QUIET
+: sta s_flags,x
+  jmp make
+abort:                 ; the node cap (COUNT_NODE)
+  lda #1
+  sta s_abort
   jsr eng_unmake
   RV_ZERO
   rts
-: ldx eng_ply
+legal:
+  ldx eng_ply
+  lda s_flags-1,x
+  and #S_F_LEGAL
+  cmp #S_F_LEGAL
+  bcs :+
+  inc s_flags-1,x
+: lda eng_side
+  jsr eng_in_check
+  ldx eng_ply
+  bcc no_check
+  lda s_flags-1,x
+  ora #S_F_CCHECK
+  sta s_flags-1,x
+  bne count            ; always
+no_check:
+.if ::PRUNE_ANY
+  ; futility: a quiet move that gives no check and is not the PV move is
+  ; skipped (made, not counted) when s_fut <= alpha and alpha > -MATE_BOUND
+  lda s_flags-1,x
+  and #S_F_QUIET | S_F_CPV
+  cmp #S_F_QUIET
+  bne count
+  SLT16 {s_alpha_lo-1,x}, {s_alpha_hi-1,x}, {s_fut_lo-1,x}, {s_fut_hi-1,x}
+  bmi count            ; alpha < static + margin
+  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo-1,x}, {s_alpha_hi-1,x}
+  bpl count            ; alpha <= -MATE_BOUND
+  jsr eng_unmake
+  jmp next
+.endif
+count:
+  COUNT_NODE abort
+  ; push_history (reference): s_rep_top + 1, its key, and whether the
+  ; move gives check as its in-check bit
   lda s_flags-1,x
   and #S_F_CCHECK
   cmp #1               ; C = gives check
-  jsr rep_push
+  ldy s_rep_top
+  iny
+  sty s_rep_top
+  lda eng_key
+  sta rep_key_lo,y
+  lda eng_key+1
+  sta rep_key_hi,y
+  lda rep_mask,y
+  ldx rep_byte,y
+  bcs :+
+  eor #$FF
+  and rep_check,x
+  bcc :++              ; always
+: ora rep_check,x
+: sta rep_check,x
   ldx eng_ply
   dex
   lda s_flags,x
@@ -1359,6 +1490,10 @@ not_futile:
   sbc #1
   jsr child_full
   jmp searched
+searched_low:          ; v <= alpha, not aborted
+  dec s_rep_top        ; pop_history
+  jsr eng_unmake
+  jmp next
 pvs:
   jsr lmr_r            ; depth - 1 - r, null window
   eor #$FF
@@ -1367,25 +1502,25 @@ pvs:
   jsr child_null
   ldx eng_ply
   dex
-  jsr lmr_r
-  beq no_re
   lda s_abort
   bne searched
+  ; both re-searches need v > alpha
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
-  bpl no_re            ; v <= alpha
-  lda s_u0,x
+  bpl searched_low     ; v <= alpha
+  jsr lmr_r
+  beq no_re
+  lda s_u0,x           ; reduced: again at depth - 1
   sec
   sbc #1
   jsr child_null
   ldx eng_ply
   dex
-no_re:
   lda s_abort
   bne searched
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
-  bpl searched         ; v <= alpha
-  LOAD_BETA
-  SLT16 rv, rv+1, tb, tb+1
+  bpl searched_low     ; v <= alpha
+no_re:                 ; alpha < v
+  RV_LT_BETA
   bpl searched         ; v >= beta
   lda s_u0,x
   sec
@@ -1400,9 +1535,8 @@ searched:
   rts
 : ldx eng_ply
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
-  bpl next             ; v <= alpha
-  LOAD_BETA
-  SLT16 rv, rv+1, tb, tb+1
+  bpl to_next          ; v <= alpha
+  RV_LT_BETA
   bmi raise            ; v < beta
   lda s_flags,x        ; a cutoff
   and #S_F_QUIET
@@ -1410,12 +1544,14 @@ searched:
   ldy s_cur,x
   sec
   jsr reward
-  LOAD_BETA
-: lda tb
+: LOAD_BETA
+  lda tb
   sta rv
   lda tb+1
   sta rv+1
   rts
+to_next:
+  jmp next
 raise:
   lda rv
   sta s_alpha_lo,x
@@ -1427,10 +1563,7 @@ raise:
   sta s_u1,x           ; best = this move (index + 1)
   dey
   jsr pv_update
-next:
-  ldx eng_ply
-  inc s_cur,x
-  jmp loop
+  jmp next
 loop_end:
   lda s_flags,x
   and #S_F_LEGAL
@@ -1478,11 +1611,13 @@ some:
 .endproc
 
 ;;
-; One node of the quiescence search (reference _quiesce) at ply = eng_ply,
-; qply = eng_ply - s_qstart.  Input: s_alpha, s_flags (S_F_CHECK) of this
-; ply; beta = -s_alpha of the ply before.  Output: rv.
-; Uses local+0..15 and the per-ply arrays (s_u0/s_u1 = the stand-pat
-; score).  Clobbers A, X, Y.
+; One node of the quiescence search (reference _quiesce) at ply = eng_ply
+; >= 1, qply = eng_ply - s_qstart.  Input: s_alpha, s_flags (S_F_CHECK) of
+; this ply; beta = -s_alpha of the ply before.  Output: rv.
+; Uses local+0..15 and the per-ply arrays (s_u0/s_u1 = the stand-pat score
+; + DELTA_MARGIN, for delta pruning).  Clobbers A, X, Y.
+; Cycles: about 210 per node of its own (bench.rom_profile, Hard, 2
+; positions, ab_node's depth-0 entries included), the callees apart.
 .proc q_node
   ldx eng_ply
   lda ply_first,x
@@ -1494,26 +1629,26 @@ some:
   cmp lvl_qdepth,y
   bcs leaf
   cpx #MAX_PLY
-  bcc :+
+  bcc entered
 leaf:
   jmp search_eval
-: lda s_flags,x
+entered:               ; from ab_node: X = eng_ply, ms_top set, qply 0 < qdepth
+  lda s_flags,x
   bmi generate         ; in check: no stand pat
   jsr search_eval
   ldx eng_ply
+  RV_LT_BETA_P
+  bmi :+               ; stand < beta
+  RV_BETA_P
+  rts
+: clc                  ; stand + DELTA_MARGIN, for delta pruning
   lda rv
+  adc #<DELTA_MARGIN
   sta s_u0,x
   lda rv+1
+  adc #>DELTA_MARGIN
   sta s_u1,x
-  LOAD_BETA
-  SLT16 rv, rv+1, tb, tb+1
-  bmi :+               ; stand < beta
-  lda tb
-  sta rv
-  lda tb+1
-  sta rv+1
-  rts
-: SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
+  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
   bpl generate         ; stand <= alpha
   lda rv
   sta s_alpha_lo,x
@@ -1547,39 +1682,41 @@ generated:
   lda #0
   sta pvf
   sta pvt
+  ; key mode: history only (no killers here, so kf1..kt2 are not read)
+  ldy s_level
+  lda lvl_flags,y
+  and #LEVEL_FLAG_HISTORY
+  beq :+
   lda #$40
-  jsr key_setup
-  ldx eng_ply
+: sta kmode
   jsr score_moves
-  NEXT_PICK
+  NEXT_PICK picked
   ldx eng_ply
   lda s_flags,x
   bmi make             ; in check: no delta pruning
-  ; delta pruning: stand + material[victim] + DELTA_MARGIN <= alpha: skip
-  lda ms_to,y
-  tax
+  ; delta pruning: stand + DELTA_MARGIN + material[victim] <= alpha: skip
+  ldx ms_to,y
   lda board,x
   tax
-  lda piece_kind-CODE_BASE,x
-  tax
-  clc
-  lda material_value_lo,x
-  adc #<DELTA_MARGIN
-  sta tb
-  lda material_value_hi,x
-  adc #>DELTA_MARGIN
-  sta tb+1
+  ldy piece_kind-CODE_BASE,x   ; Y = the victim's kind
   ldx eng_ply
   clc
-  lda tb
+  lda material_value_lo,y
   adc s_u0,x
   sta tb
-  lda tb+1
+  lda material_value_hi,y
   adc s_u1,x
   sta tb+1
+  ldy s_cur,x
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, tb, tb+1
   bmi make             ; alpha < stand + gain: search it
   jmp next
+abort:                 ; the node cap (COUNT_NODE)
+  lda #1
+  sta s_abort
+  jsr eng_unmake
+  RV_ZERO
+  rts
 make:
   tya
   tax
@@ -1593,12 +1730,8 @@ legal:
   lda s_flags-1,x
   ora #1
   sta s_flags-1,x
-  jsr count_node
-  bcc :+
-  jsr eng_unmake
-  RV_ZERO
-  rts
-: lda eng_side
+  COUNT_NODE abort
+  lda eng_side
   jsr eng_in_check
   lda #0
   ror a                ; C -> bit 7: S_F_CHECK
@@ -1617,24 +1750,18 @@ legal:
   rts
 : ldx eng_ply
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
-  bpl next             ; v <= alpha
-  LOAD_BETA
-  SLT16 rv, rv+1, tb, tb+1
+  bpl to_next          ; v <= alpha
+  RV_LT_BETA_P
   bmi raise
-  lda tb
-  sta rv
-  lda tb+1
-  sta rv+1
+  RV_BETA_P
   rts
 raise:
   lda rv
   sta s_alpha_lo,x
   lda rv+1
   sta s_alpha_hi,x
-next:
-  ldx eng_ply
-  inc s_cur,x
-  jmp loop
+to_next:
+  jmp next
 loop_end:
   lda s_flags,x
   bpl :+               ; not in check: alpha
@@ -1654,3 +1781,5 @@ loop_end:
   sta rv+1
   rts
 .endproc
+q_node_entered = q_node::entered
+
