@@ -166,8 +166,11 @@ done:
 ;; `next`: the next entry) pick the highest key left and land at `picked`;
 ;; both with Y = the move-stack index.  Jumps to `loop_end` (X = eng_ply)
 ;; when the node's list is exhausted.  Defines the labels to_loop_end, next
-;; and picked in the calling .proc.
-.macro NEXT_PICK first
+;; and picked in the calling .proc.  inline = 1: pick's scan is inline
+;; (ab_node; the same steps as pick, see there), with pick itself only for a
+;; list that ends at MOVE_STACK_ENTRIES and pick_swap for a swap.
+.macro NEXT_PICK first, inline
+  .local full, loop, higher, scanned
   ldx eng_ply
   lda s_cur,x
   cmp ply_first+1,x
@@ -177,6 +180,11 @@ done:
   jmp first
 to_loop_end:
   jmp loop_end
+.if inline
+full:
+  jsr pick
+  jmp picked
+.endif
 next:
   ldx eng_ply
   ldy s_cur,x
@@ -185,7 +193,44 @@ next:
   tya
   cmp ply_first+1,x
   bcs to_loop_end
+.if inline
+  lda ply_first+1,x
+  sta pk_end
+  cmp #MOVE_STACK_ENTRIES
+  bcs full
+  tax
+  lda #$FF
+  sta ms_key,x         ; the sentinel
+  lda ms_key-1,y       ; the bound
+  sta pk_u
+  sty bi
+  tya
+  tax
+  lda ms_key,y         ; A = the best key so far
+  cmp pk_u
+  beq scanned
+loop:
+  .repeat 4
+  inx
+  cmp ms_key,x
+  bcc higher
+  .endrepeat
+  bcs loop             ; always
+higher:
+  cpx pk_end
+  bcs scanned          ; the sentinel
+  lda ms_key,x
+  stx bi
+  cmp pk_u
+  bne loop
+scanned:               ; A = the best key, Y = i (kept by the scan)
+  cpy bi
+  beq picked
+  ldx bi
+  jsr pick_swap
+.else
   jsr pick
+.endif
 picked:
 .endmacro
 
@@ -235,7 +280,8 @@ hist_row_hi:
 ; Progress: s_nodes counts up while it runs (read it from the NMI).
 ; Uses local+0..15 and the stack: 4 bytes per main-search ply, 2 per
 ;   quiescence ply, 36 bytes at most measured at the strongest level
-;   (including the caller's return address).
+;   (including the caller's return address; the lowest S after a JSR, PHA
+;   or PHP over the 12 suite positions at Master is $DB, entered at $FD).
 ; Clobbers A, X, Y.
 ; Cycles: 4,400-6,900 per node on average by level (bench/rom_search_bench.py,
 ;   results in bench/results/rom_search_bench.md).
@@ -590,18 +636,30 @@ draw:
 ;; serves pieces whose from square is neither the PV move's nor a killer's
 ;; (so a move is a capture or a history move) while history is on; the
 ;; general one (at `s_same`) serves every other piece with the reference's
-;; full order of tests.  A new from square (`new_piece`) looks the mover up
-;; once and chooses the copy; the sentinel from square $FF at entry end
-;; ends the list.  bk holds the best key + 1 (at most $FF: only the PV
+;; full order of tests.  Each copy has its own head for a new from square
+;; (`new_piece` while history is on, `s_new_piece` while it is off): the
+;; fast head tests the from square against pvf, kf1 and kf2 (0 when
+;; unused: never a square) before it looks the mover up; the general copy
+;; returns to the head of the mode.  The sentinel from square $FF at entry
+;; end ends the list.  bk holds the best key + 1 (at most $FF: only the PV
 ;; move's key is $FF), so one `cmp bk / bcc` keeps the first best entry.
 .macro SCORE_LIST sq90tab
-  .local new_piece, to_slow, scored, same, capture, quiet, store, next, s_same, s_notpv, s_capture
-  .local s_killer2, s_hist, s_zero, s_store, s_next
+  .local new_piece, to_slow, scored, same, capture, store, next, s_same, s_notpv, s_capture
+  .local s_killer2, s_hist, s_zero, s_store, s_next, s_new_piece, s_piece, s_scored
   lda ms_from,x
+  bit kmode
+  bvs new_piece
+  jmp s_new_piece
 new_piece:             ; A = the from square of entry X, a new piece
   cmp #$FF
   beq scored           ; the sentinel: the list is scored
   sta lastf
+  cmp pvf
+  beq to_slow
+  cmp kf1
+  beq to_slow
+  cmp kf2
+  beq to_slow
   tay
   lda board,y
   tay
@@ -612,31 +670,7 @@ new_piece:             ; A = the from square of entry X, a new piece
   sta hp
   lda hist_row_hi,y
   sta hp+1
-  lda lastf
-  cmp pvf
-  beq to_slow
-  bit kmode
-  bvc to_slow          ; no history: the general copy
-  bpl same             ; no killers
-  cmp kf1
-  beq to_slow
-  cmp kf2
-  bne same
-to_slow:
-  jmp s_same
-scored:
-  rts
   ; ---- fast copy: captures (MVV-LVA) and history keys
-capture:               ; A = the victim's code: victim kind * 8 + attacker kind
-  tay
-  lda piece_kind-CODE_BASE,y
-  asl a
-  asl a
-  asl a
-  ora akind
-  tay
-  lda mvv_lva,y
-  jmp store
 same:
   ldy ms_to,x
   lda board,y
@@ -661,8 +695,7 @@ next:
   cmp lastf
   beq same
   jmp new_piece
-  ; ---- general copy (reference _key order: PV, capture, killers, history)
-s_capture:
+capture:               ; A = the victim's code: victim kind * 8 + attacker kind
   tay
   lda piece_kind-CODE_BASE,y
   asl a
@@ -671,7 +704,23 @@ s_capture:
   ora akind
   tay
   lda mvv_lva,y
-  jmp s_store
+  jmp store
+to_slow:               ; A = lastf
+  jmp s_piece
+scored:
+  rts
+  ; ---- general copy (reference _key order: PV, capture, killers, history)
+s_piece:               ; A = lastf
+  tay
+  lda board,y
+  tay
+  lda piece_kind-CODE_BASE,y
+  sta akind
+  tay
+  lda hist_row_lo,y
+  sta hp
+  lda hist_row_hi,y
+  sta hp+1
 s_same:
   lda lastf
   cmp pvf
@@ -684,6 +733,16 @@ s_same:
   sta bk               ; $FF: no later key is higher
   stx bi
   jmp s_next
+s_capture:
+  tay
+  lda piece_kind-CODE_BASE,y
+  asl a
+  asl a
+  asl a
+  ora akind
+  tay
+  lda mvv_lva,y
+  jmp s_store
 s_notpv:
   ldy ms_to,x
   lda board,y
@@ -732,7 +791,16 @@ s_next:
   lda ms_from,x
   cmp lastf
   beq s_same
+  bit kmode
+  bvc s_new_piece
   jmp new_piece
+s_new_piece:           ; A = the from square of entry X, a new piece
+  cmp #$FF
+  beq s_scored
+  sta lastf
+  jmp s_piece
+s_scored:
+  rts
 .endmacro
 
 ;;
@@ -745,10 +813,13 @@ s_next:
 ; the highest key (bi), which is pick_first's answer.
 ; The list ends at a sentinel from square $FF written at entry end (when
 ; end = MOVE_STACK_ENTRIES, the byte after ms_from is saved and restored).
-; Input: X = ply, pvf/pvt, kf1..kt2, kmode.  Output: bi.
+; Input: X = ply, pvf/pvt, kf1..kt2 (kf1 = kf2 = 0 when the killers are
+; off), kmode.  Output: bi.
 ; Uses local+0..13 (tb is free here).  Clobbers A, X, Y.  Per move: about
-; 51 cycles for a history move, 58 for a capture, in the fast copy; about
-; 55 more per piece; 1,220 per call on average (bench.rom_profile, Hard).
+; 51 cycles for a history move, 58 for a capture, in the fast copy; per
+; piece about 58 more in the fast copy (53 from `new_piece` to `same`, 31
+; of them the mover lookup), more in the general one; 1,200 per call on
+; average (bench.rom_profile, Hard).
 .proc score_moves
 akind = local+12       ; kind of the piece whose moves are being scored
 lastf = local+13       ; its square
@@ -799,7 +870,9 @@ pk_u   = local+5       ; pick: the bound (the previous pick's key)
 ; the sentinel key $FF written at entry end (no other key is $FF: only the
 ; PV move's, which pick_first took; a key reaching $FF stops at the bound
 ; anyway).  About 9 cycles per entry scanned (4 per unrolled pass), about
-; 60 per call besides; 122 per call on average (bench.rom_profile, Hard).
+; 60 per call besides; 83 per call on average (bench.rom_profile, Hard).
+; ab_node has an inline copy of the scan (NEXT_PICK ..., 1) and calls pick
+; only for a list that ends at MOVE_STACK_ENTRIES; q_node calls it always.
 ; When end = MOVE_STACK_ENTRIES the byte after ms_key is saved and restored
 ; around the scan (3 more bytes of stack).
 .proc pick
@@ -834,8 +907,7 @@ higher:
   stx bi
   cmp pk_u
   bne loop
-scanned:
-  sta bk
+scanned:               ; A = the best key
   ldx bi
   cpx pk_ii
   bne pick_swap
@@ -862,13 +934,13 @@ full:                  ; ms_key[end] is not ours: keep it
   bne :+
   rts
 : lda ms_key,x
-  sta bk
   jmp pick_swap
 .endproc
 
 ;;
-; Swaps entry X (key bk) into entry Y = pk_ii.  Output: Y = i.  Clobbers A.
+; Swaps entry X (key A) into entry Y = pk_ii.  Output: Y = i.  Clobbers A.
 .proc pick_swap
+  sta bk
   lda ms_from,y
   sta pk_tmp
   lda ms_from,x
@@ -889,7 +961,8 @@ full:                  ; ms_key[end] is not ours: keep it
 .endproc
 
 ;;
-; A = 1 (Z = 0) when the move being searched at ply X is reduced by LMR:
+; A = 1 (Z = 0) when the move being searched at ply X is reduced by LMR
+; (ab_node has an inline copy of the same tests at `pvs`):
 ; ply > 0, depth >= LMR_MIN_DEPTH, more than LMR_MIN_MOVES legal moves so far, a
 ; quiet move, the side to move not in check and the move giving no check.
 ; Keeps X, Y.
@@ -934,7 +1007,9 @@ no:
 .endproc
 
 ;;
-; As child_full with the null window (-alpha - 1, -alpha).
+; As child_full with the null window (-alpha - 1, -alpha).  ab_node's first
+; null-window search of a move (at pvs_go) is an inline copy of child_null
+; and child_go (the re-search after LMR calls this one).
 .proc child_null
   sta s_u0+1,x
   lda s_alpha_lo,x
@@ -1094,23 +1169,22 @@ done:
 ;;
 ; The key mode and the killers of ply X into kmode, kf1..kt2 (after eng_gen,
 ; which uses local+0..5).  A = $C0 (the main search; q_node sets kmode
-; itself and reads no killers).
+; itself and kf1 = kf2 = 0).  With the killers off (the level's flag, or
+; ply >= SEARCH_MAX_DEPTH) kf1..kt2 = 0: score_moves' fast head tests kf1
+; and kf2 without looking at kmode, and 0 is never a from square.
 .proc key_setup
   sta kmode
   ldy s_level
   lda lvl_flags,y
-  and #LEVEL_FLAG_KILLERS
-  bne :+
-  lda kmode
-  and #$7F
-  sta kmode
-: lda lvl_flags,y
   and #LEVEL_FLAG_HISTORY
   bne :+
   lda kmode
   and #$BF
   sta kmode
-: txa
+: lda lvl_flags,y
+  and #LEVEL_FLAG_KILLERS
+  beq killers_off
+  txa
   asl a
   asl a
   tay
@@ -1125,7 +1199,11 @@ done:
   lda killers+3,y
   sta kt2
   rts
-no_killers:
+killers_off:
+  lda kmode
+  and #$7F
+  sta kmode
+no_killers:            ; kf1 = kf2 = 0: never a from square (score_moves)
   lda #0
   sta kf1
   sta kt1
@@ -1387,7 +1465,7 @@ generated:
   ldx eng_ply
   jsr score_moves
   ; ---- the moves
-  NEXT_PICK first
+  NEXT_PICK first, 1
   ; a later pick: never the PV move (its key $FF is the list's highest)
   ldx ms_to,y
   lda board,x
@@ -1494,12 +1572,43 @@ searched_low:          ; v <= alpha, not aborted
   dec s_rep_top        ; pop_history
   jsr eng_unmake
   jmp next
-pvs:
-  jsr lmr_r            ; depth - 1 - r, null window
+pvs:                   ; depth - 1 - r, null window (lmr_r inline)
+  cpx #0
+  beq pvs_full         ; never reduced at the root
+  lda s_u0,x
+  cmp #LMR_MIN_DEPTH
+  bcc pvs_full
+  lda s_flags,x
+  and #S_F_LEGAL
+  cmp #LMR_MIN_MOVES + 1
+  bcc pvs_full
+  lda s_flags,x
+  and #S_F_CHECK | S_F_QUIET | S_F_CCHECK
+  cmp #S_F_QUIET
+  bne pvs_full
+  lda s_u0,x           ; reduced: depth - 2
+  sbc #2               ; C = 1 from cmp
+  jmp pvs_go
+pvs_full:
+  lda s_u0,x
+  sec
+  sbc #1
+pvs_go:                ; child_null and child_go inline
+  sta s_u0+1,x
+  lda s_alpha_lo,x
+  eor #$FF             ; -alpha - 1 = ~alpha
+  sta s_alpha_lo+1,x
+  lda s_alpha_hi,x
   eor #$FF
-  clc
-  adc s_u0,x
-  jsr child_null
+  sta s_alpha_hi+1,x
+  lda s_flags,x
+  and #S_F_CCHECK | S_F_CPV
+  asl a
+  asl a
+  asl a
+  sta s_flags+1,x
+  jsr ab_node
+  NEG_RV
   ldx eng_ply
   dex
   lda s_abort
@@ -1518,7 +1627,8 @@ pvs:
   lda s_abort
   bne searched
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
-  bpl searched_low     ; v <= alpha
+  bmi no_re
+  jmp searched_low     ; v <= alpha
 no_re:                 ; alpha < v
   RV_LT_BETA
   bpl searched         ; v >= beta
@@ -1680,9 +1790,10 @@ generated:
   and #S_F_CHECK
   sta s_flags,x        ; no legal move yet
   lda #0
-  sta pvf
-  sta pvt
-  ; key mode: history only (no killers here, so kf1..kt2 are not read)
+  sta pvf              ; no PV move (pvt is not read when pvf = 0)
+  sta kf1              ; no killers here: kf1 = kf2 = 0 (never a from square)
+  sta kf2
+  ; key mode: history only (kt1, kt2 are not read)
   ldy s_level
   lda lvl_flags,y
   and #LEVEL_FLAG_HISTORY
@@ -1690,7 +1801,7 @@ generated:
   lda #$40
 : sta kmode
   jsr score_moves
-  NEXT_PICK picked
+  NEXT_PICK picked, 0
   ldx eng_ply
   lda s_flags,x
   bmi make             ; in check: no delta pruning
