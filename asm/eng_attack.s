@@ -186,10 +186,10 @@ no_pawns:
 ; the king), and the king's line through `to` (a new cannon screen).
 ; Otherwise the full test (in_check_red / in_check_black) runs.
 ; Output: C = 0 legal, C = 1 illegal (that king is attacked).
-; Uses local+0..2.  Clobbers A, X, Y.
-; Cycles: about 60-150 with the check state known, the full test + 20
-;   otherwise; 170 on average after a make of the middlegame lists
-;   (bench/rom_bench.py).
+; Uses local+0..1.  Clobbers A, X, Y.
+; Cycles: about 50-140 with the check state known, the full test + 20
+;   otherwise; 158 on average after a make of the middlegame lists, 498 at
+;   most (bench/rom_bench.py).
 .proc eng_is_legal
   ldx eng_ply
   lda eng_side
@@ -205,8 +205,7 @@ no_pawns:
 : jmp in_check_red
 .endproc
 
-kfile = local+1
-krank = local+2
+fl_to = local+1        ; the move's `to`
 
 ;; The rays and horse pairs of one king, as subroutines returning C = 1
 ;; when that line / pair attacks it (ksq set by the caller).
@@ -226,12 +225,12 @@ krank = local+2
   rts
 .endmacro
 
-;; A line through square Y from the king: runs that ray's test and goes to
-;; `next` with its C; goes to `none` when Y is on neither line.
+;; A line through square Y from the king (X = ksq): runs that ray's test
+;; and goes to `next` with its C; goes to `none` when Y is on neither line.
 .macro LINE_THROUGH_Y lup, ldown, lleft, lright, next, none
   .local not_file, below, not_rank, left
   lda sq_file,y
-  cmp kfile
+  cmp sq_file,x
   bne not_file
   cpy ksq
   bcc below
@@ -242,7 +241,7 @@ below:
   jmp next
 not_file:
   lda sq_rank,y
-  cmp krank
+  cmp sq_rank,x
   bne none
   cpy ksq
   bcc left
@@ -256,22 +255,19 @@ left:
 ;; The fast legality test for the side whose king is in slot kslot.
 .macro FAST_LEGAL kslot, full, lup, ldown, lleft, lright, hur, hul, hdr, hdl
   .local from_done, from_line, diag, to_test, legal, illegal, dl, dr, ul
-  ldy piece_sq+kslot
-  sty ksq
-  lda sq_file,y
-  sta kfile
-  lda sq_rank,y
-  sta krank
   lda undo_to-1,x
-  cmp ksq
+  sta fl_to
+  ldy undo_from-1,x
+  ldx piece_sq+kslot   ; X = ksq until a test is called
+  stx ksq
+  cpx fl_to
   bne :+
   jmp full             ; the king moved
-: ldy undo_from-1,x
-  lda sq_file,y
-  cmp kfile
+: lda sq_file,y
+  cmp sq_file,x
   beq from_line
   lda sq_rank,y
-  cmp krank
+  cmp sq_rank,x
   beq from_line
   tya
   sec
@@ -302,9 +298,9 @@ from_line:
   LINE_THROUGH_Y lup, ldown, lleft, lright, from_done, to_test
 from_done:
   bcs illegal
-to_test:
-  ldx eng_ply
-  ldy undo_to-1,x
+  ldx ksq
+to_test:               ; X = ksq
+  ldy fl_to
   LINE_THROUGH_Y lup, ldown, lleft, lright, illegal, legal
 legal:
   clc

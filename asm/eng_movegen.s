@@ -10,7 +10,8 @@
 ;
 ; One generator per (captures-only?, side, kind): the side's tag, palace
 ; and half flags and the pawn's direction are immediates.  One slot loop per
-; (mode, side) dispatches on the kind by a branch tree (GEN_LOOP).  While
+; (mode, side) dispatches on the kind by a branch tree (GEN_LOOP; captures:
+; CAP_LOOP, unrolled, the generators called by jsr).  While
 ; generating, X = next free move-stack entry and Y = the piece's square
 ; (gen_from).
 
@@ -32,11 +33,15 @@ gen_slot = local+1     ; piece index side*16 + slot
 SLIDER_MOVES = 17      ; 9 squares of its file + 8 of its rank
 
 ;; push (gen_from, Y); Y unchanged.  22 cycles.
-.macro ADD_Y
+.macro ADD_Y cap
   .local ok
   cpx #MOVE_STACK_ENTRIES
   bcc ok
+  .if cap
+  jmp cap_overflow
+  .else
   jmp gen_overflow
+  .endif
 ok:
   tya
   sta ms_to,x
@@ -56,11 +61,15 @@ ok:
 .endmacro
 
 ;; push (Y, Y + t) with Y = gen_from; Y unchanged.  21 cycles.
-.macro ADD_TO t
+.macro ADD_TO t, cap
   .local ok
   cpx #MOVE_STACK_ENTRIES
   bcc ok
+  .if cap
+  jmp cap_overflow
+  .else
   jmp gen_overflow
+  .endif
 ok:                    ; C = 0 from the cpx
   tya
   sta ms_from,x
@@ -78,7 +87,7 @@ ok:                    ; C = 0 from the cpx
   .endif
   and #own             ; own piece or off the board ($FF): skip
   bne skip
-  ADD_TO t
+  ADD_TO t, cap
 skip:
 .endmacro
 
@@ -97,7 +106,7 @@ loop:
   beq loop
   and #own
   bne done
-  ADD_Y
+  ADD_Y 1
   .else
   bne stop
   PUSH_Y               ; keeps C for STEP_SCAN
@@ -140,7 +149,7 @@ behind:
   and #own
   bne done
   .if cap
-  ADD_Y
+  ADD_Y 1
   .else
   PUSH_Y
   .endif
@@ -168,7 +177,7 @@ done:
   and #own
   bne skip
   .endif
-  ADD_TO d
+  ADD_TO d, cap
 skip:
 .endmacro
 
@@ -193,7 +202,7 @@ skip:
   and #own
   bne skip
   .endif
-  ADD_TO 2*(d)
+  ADD_TO 2*(d), cap
 skip:
 .endmacro
 
@@ -207,12 +216,22 @@ skip:
 skip:
 .endmacro
 
+;; A generator's end: quiet mode goes back to its slot loop (`next`),
+;; capture mode returns (it was called by its slot's code, CAP_SLOT).
+.macro GEN_END cap, next
+  .if cap
+  rts
+  .else
+  jmp next
+  .endif
+.endmacro
+
 .macro GEN_KING own, pal, cap, next
   PALACE_STEP ::UP, own, pal, cap
   PALACE_STEP ::DOWN, own, pal, cap
   PALACE_STEP ::LEFT, own, pal, cap
   PALACE_STEP ::RIGHT, own, pal, cap
-  jmp next
+  GEN_END cap, next
 .endmacro
 
 .macro GEN_ADVISOR own, pal, cap, next
@@ -220,7 +239,7 @@ skip:
   PALACE_STEP ::UP+::LEFT, own, pal, cap
   PALACE_STEP ::DOWN+::RIGHT, own, pal, cap
   PALACE_STEP ::DOWN+::LEFT, own, pal, cap
-  jmp next
+  GEN_END cap, next
 .endmacro
 
 .macro GEN_ELEPHANT own, half, cap, next
@@ -228,7 +247,7 @@ skip:
   ELEPHANT_STEP ::UP+::LEFT, own, half, cap
   ELEPHANT_STEP ::DOWN+::RIGHT, own, half, cap
   ELEPHANT_STEP ::DOWN+::LEFT, own, half, cap
-  jmp next
+  GEN_END cap, next
 .endmacro
 
 .macro GEN_HORSE own, cap, next
@@ -236,12 +255,14 @@ skip:
   HORSE_LEG ::DOWN, 2*::DOWN+::LEFT, 2*::DOWN+::RIGHT, own, cap
   HORSE_LEG ::LEFT, 2*::LEFT+::DOWN, 2*::LEFT+::UP, own, cap
   HORSE_LEG ::RIGHT, 2*::RIGHT+::DOWN, 2*::RIGHT+::UP, own, cap
-  jmp next
+  GEN_END cap, next
 .endmacro
 
 ;; quiet mode: `slow` is the entry taken when SLIDER_MOVES may not fit.
 .macro GEN_ROOK own, cap, next, slow
-  .if !cap
+  .if cap
+  sty gen_from         ; (CAP_DISPATCH does not store it)
+  .else
   cpx #MOVE_STACK_ENTRIES - SLIDER_MOVES + 1
   bcs slow
   .endif
@@ -249,11 +270,13 @@ skip:
   SLIDE ::DOWN, own, cap, 0
   SLIDE ::LEFT, own, cap, 0
   SLIDE ::RIGHT, own, cap, 0
-  jmp next
+  GEN_END cap, next
 .endmacro
 
 .macro GEN_CANNON own, cap, next, slow
-  .if !cap
+  .if cap
+  sty gen_from         ; (CAP_DISPATCH does not store it)
+  .else
   cpx #MOVE_STACK_ENTRIES - SLIDER_MOVES + 1
   bcs slow
   .endif
@@ -261,7 +284,7 @@ skip:
   CANNON_RAY ::DOWN, own, cap, 0
   CANNON_RAY ::LEFT, own, cap, 0
   CANNON_RAY ::RIGHT, own, cap, 0
-  jmp next
+  GEN_END cap, next
 .endmacro
 
 .macro GEN_PAWN own, fwd, half, cap, next
@@ -273,7 +296,7 @@ skip:
   STEP ::LEFT, own, cap
   STEP ::RIGHT, own, cap
 done:
-  jmp next
+  GEN_END cap, next
 .endmacro
 
 ;; The loop over one side's 16 slots for one mode: each live piece goes to
@@ -326,6 +349,52 @@ skip:
   rts
 .endmacro
 
+;; Captures only: the 16 slots unrolled; each live piece's generator is
+;; called (jsr CAP_DISPATCH, which jumps to it; it returns by rts) with
+;; Y = its square, A = its kind, X = the next free entry.  Per live piece
+;; 22 cycles + the dispatch, per empty slot 7.
+.macro CAP_LOOP first, dispatch
+  .local slot
+  ldx ms_top
+  .repeat 16, i
+  ldy piece_sq+first+i
+  beq :+
+  lda piece_kind+first+i
+  jsr dispatch
+:
+  .endrepeat
+  stx ms_top
+  clc
+  rts
+.endmacro
+
+;; The capture-mode dispatch on the kind in A (bits as in GEN_LOOP), with
+;; Y = the square: jumps to the generator (sliders store gen_from
+;; themselves).  pawn: the generator that follows it (reached by a branch).
+.macro CAP_DISPATCH king, advisor, elephant, horse, rook, cannon, pawn
+  .local odd, j_king, j_rook, j_horse, j_cannon
+  lsr a
+  bcs odd
+  lsr a                ; advisor: A = 0, C = 1; horse 1, 0; cannon 1, 1
+  bcc j_horse
+  bne j_cannon
+  jmp advisor
+odd:                   ; A = 0 king, 1 elephant, 2 rook, 3 pawn
+  beq j_king
+  lsr a                ; elephant: A = 0, C = 1; rook 1, 0; pawn 1, 1
+  bcc j_rook
+  bne pawn
+  jmp elephant
+j_horse:
+  jmp horse
+j_cannon:
+  jmp cannon
+j_king:
+  jmp king
+j_rook:
+  jmp rook
+.endmacro
+
 .segment "CODE"
 
 ;;
@@ -339,7 +408,9 @@ skip:
 ; Cycles: about 2,530 for a middlegame position with 38 moves, 66 per
 ;   generated move (bench/rom_bench.py): 43-49 per piece for the dispatch
 ;   (GEN_LOOP), 14 per empty slot, 17-22 per push, 9-13 per empty square a
-;   slider passes.  Captures only (eng_gen_captures): about 1,750.
+;   slider passes.  Captures only (eng_gen_captures, CAP_LOOP): about
+;   1,600 per call in the Hard search (bench/rom_profile.py), 22 per live
+;   piece + the dispatch, 7 per empty slot.
 .proc eng_gen
   lda eng_side
   bne :+
@@ -349,6 +420,8 @@ skip:
 
 ;;
 ; As eng_gen, captures only (the quiescence search's moves), same order.
+; Same contract (a list that does not fit: C = 1, ms_top unchanged); one
+; more hardware-stack level (2 bytes) than eng_gen.
 .proc eng_gen_captures
   lda eng_side
   bne :+
@@ -363,16 +436,19 @@ skip:
 .proc gen_loop_black
   GEN_LOOP 16, gen_black_king, gen_black_advisor, gen_black_elephant, gen_black_horse, gen_black_rook, gen_black_cannon, gen_black_pawn
 .endproc
-.proc cap_loop_red
-  GEN_LOOP 0, cap_red_king, cap_red_advisor, cap_red_elephant, cap_red_horse, cap_red_rook, cap_red_cannon, cap_red_pawn
-.endproc
-.proc cap_loop_black
-  GEN_LOOP 16, cap_black_king, cap_black_advisor, cap_black_elephant, cap_black_horse, cap_black_rook, cap_black_cannon, cap_black_pawn
-.endproc
 
 ;; A checked push did not fit: the whole generation fails (the generators
 ;; are reached by jumps from eng_gen / eng_gen_captures: rts returns from it).
 .proc gen_overflow
+  sec
+  rts
+.endproc
+
+;; The same for a capture generator, called by its slot's jsr: drops that
+;; return address first.
+.proc cap_overflow
+  pla
+  pla
   sec
   rts
 .endproc
@@ -404,7 +480,7 @@ step:
   tay
   lda board,y
   bne hit
-  ADD_Y
+  ADD_Y 0
   jmp step
 hit:
   bit ss_can
@@ -421,7 +497,7 @@ behind:
 target:
   and ss_own           ; own piece or off the board: no move
   bne next_dir
-  ADD_Y
+  ADD_Y 0
 next_dir:
   ldy ss_dir
   iny
@@ -513,6 +589,9 @@ next_dir:
 .proc cap_red_cannon
   GEN_CANNON RED_TAG, 1, cap_loop_red::next, 0
 .endproc
+.proc cap_red_dispatch
+  CAP_DISPATCH cap_red_king, cap_red_advisor, cap_red_elephant, cap_red_horse, cap_red_rook, cap_red_cannon, cap_red_pawn
+.endproc
 .proc cap_red_pawn
   GEN_PAWN RED_TAG, ::UP, FLAG_RED_HALF, 1, cap_loop_red::next
 .endproc
@@ -535,8 +614,20 @@ next_dir:
 .proc cap_black_cannon
   GEN_CANNON BLACK_TAG, 1, cap_loop_black::next, 0
 .endproc
+.proc cap_black_dispatch
+  CAP_DISPATCH cap_black_king, cap_black_advisor, cap_black_elephant, cap_black_horse, cap_black_rook, cap_black_cannon, cap_black_pawn
+.endproc
 .proc cap_black_pawn
   GEN_PAWN BLACK_TAG, ::DOWN, FLAG_BLACK_HALF, 1, cap_loop_black::next
+.endproc
+
+; The capture-mode slot loops (after the generators: the quiet ones keep
+; their addresses).
+.proc cap_loop_red
+  CAP_LOOP 0, cap_red_dispatch
+.endproc
+.proc cap_loop_black
+  CAP_LOOP 16, cap_black_dispatch
 .endproc
 
 .segment "RODATA"
