@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from reference_py.search import levels  # noqa: E402
+from reference_py.search import level_by_name, levels  # noqa: E402
 from bench.engine_bench import suite_fens  # noqa: E402
 from bench.rom_profile import Profile  # noqa: E402
 from tools.romengine import Fault  # noqa: E402
@@ -40,27 +40,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--profile", type=int, default=0, help="positions per level to profile")
     ap.add_argument("--check", action="store_true", help="compare with the reference")
+    ap.add_argument("--out", type=Path, default=OUT, help=f"the report (default {OUT.relative_to(ROOT)})")
     args = ap.parse_args(argv)
     rs = RomSearch()
     fens = suite_fens()[:args.positions]
     lines = ["# ROM search benchmark (bench/rom_search_bench.py)", "",
              f"{len(fens)} middlegames (bench/middlegames.fen), seed 0, py65, NES CPU at {NES_HZ:,} Hz.", "",
-             "| level | nodes median | nodes max | cycles median | cycles max | s median | s max | cycles/node |"
-             + (" mismatches |" if args.check else ""),
-             "|---|---|---|---|---|---|---|---|" + ("---|" if args.check else "")]
+             "| level | nodes median | nodes max | at cap | depth min/median | cycles median | cycles max "
+             "| s median | s max | cycles/node |" + (" mismatches |" if args.check else ""),
+             "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if args.check else "")]
     print("\n".join(lines), flush=True)
     profiles = []
     t0 = time.time()
     for level in args.levels.split(","):
-        nodes, cycles, bad = [], [], 0
+        nodes, cycles, depths, bad = [], [], [], 0
+        cap = level_by_name(level).nodes
         for fen in fens:
             res = rs.search(game_position(fen), level)
             nodes.append(res["nodes"])
             cycles.append(res["cycles"])
+            depths.append(res["depth"])
             if args.check:
                 want = reference_search(game_position(fen), level)
                 bad += any(want[k] != res[k] for k in want)
-        row = (f"| {level} | {statistics.median(nodes):,.0f} | {max(nodes):,} | {statistics.median(cycles):,.0f} | "
+        row = (f"| {level} | {statistics.median(nodes):,.0f} | {max(nodes):,} | "
+               f"{sum(n >= cap for n in nodes)}/{len(nodes)} | {min(depths)}/{statistics.median(depths):.0f} | "
+               f"{statistics.median(cycles):,.0f} | "
                f"{max(cycles):,} | {statistics.median(cycles) / NES_HZ:.2f} | {max(cycles) / NES_HZ:.2f} | "
                f"{sum(cycles) / max(1, sum(nodes)):,.0f} |" + (f" {bad} |" if args.check else ""))
         lines.append(row)
@@ -75,9 +80,9 @@ def main(argv: list[str] | None = None) -> int:
         lines += ["", f"## Cycle profile, {level} ({args.profile} positions, {prof.total:,} cycles)", ""] + table
         print("\n".join(lines[-len(table) - 2:]), flush=True)
     lines += ["", f"(run time {time.time() - t0:.0f} s)"]
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text("\n".join(lines) + "\n")
-    print(f"wrote {OUT}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {args.out}")
     return 0
 
 
