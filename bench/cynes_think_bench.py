@@ -1,6 +1,6 @@
 """How long the cartridge thinks, in real NES frames, measured in cynes.
 
-    python -m bench.cynes_think_bench [--replies 5] [--levels Novice,Master]
+    python -m bench.cynes_think_bench [--replies 6] [--levels Novice,Master]
 
 For each level: power on, choose the level on the title menu with the pad,
 start a game as Red, and play Red's moves (the reference engine's Novice
@@ -69,7 +69,7 @@ def time_replies(level: int, replies: int) -> tuple[list[int], int]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--replies", type=int, default=5)
+    ap.add_argument("--replies", type=int, default=6)
     ap.add_argument("--levels", default=",".join(l.name for l in levels()))
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
