@@ -283,7 +283,7 @@ hist_row_hi:
 ;   (including the caller's return address; the lowest S after a JSR, PHA
 ;   or PHP over the 12 suite positions at Master is $DB, entered at $FD).
 ; Clobbers A, X, Y.
-; Cycles: 4,400-6,900 per node on average by level (bench/rom_search_bench.py,
+; Cycles: 3,900-5,400 per node on average by level (bench/rom_search_bench.py,
 ;   results in bench/results/rom_search_bench.md).
 .proc eng_search
   sta s_level
