@@ -481,13 +481,7 @@ counted:
   cpy #3
   bcc :+
   ldy #3
-: lda (cfile),y        ; signed byte
-  sta wlo
-  asl a                ; C = the sign
-  lda #0
-  adc #$FF             ; $00 (C = 1) or $FF (C = 0)
-  eor #$FF
-  sta whi
+: LOAD_W8 {(cfile)}    ; the signed byte, sign-extended
   rts
 .endproc
 

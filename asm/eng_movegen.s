@@ -299,23 +299,12 @@ done:
   GEN_END cap, next
 .endmacro
 
-;; The loop over one side's 16 slots for one mode: each live piece goes to
-;; its generator by a branch tree on the bits of its kind (1 king 001,
-;; 2 advisor 010, 3 elephant 011, 4 horse 100, 5 rook 101, 6 cannon 110,
-;; 7 pawn 111), with Y = gen_from = its square and X = the next free entry;
-;; the generators come back to `next`.  Per live piece 43-49 cycles (with
-;; the generator's jump back), per empty slot 14.
-.macro GEN_LOOP first, king, advisor, elephant, horse, rook, cannon, pawn
-  .local loop, odd, j_king, j_rook, j_pawn, j_horse, j_cannon
-  ldx ms_top
-  ldy #first
-loop:                  ; Y = slot
-  lda piece_sq,y
-  beq skip
-  sty gen_slot
-  sta gen_from
-  lda piece_kind,y
-  ldy gen_from
+;; The branch tree on a kind in A (1 king 001, 2 advisor 010, 3 elephant
+;; 011, 4 horse 100, 5 rook 101, 6 cannon 110, 7 pawn 111): jumps to the
+;; generator, except a pawn, which branches to `pawn` (so it must be within
+;; branch reach: the generator itself, or a jmp next to the tree).
+.macro KIND_TREE king, advisor, elephant, horse, rook, cannon, pawn
+  .local odd, j_king, j_rook, j_horse, j_cannon
   lsr a
   bcs odd
   lsr a                ; advisor: A = 0, C = 1; horse 1, 0; cannon 1, 1
@@ -326,7 +315,7 @@ odd:                   ; A = 0 king, 1 elephant, 2 rook, 3 pawn
   beq j_king
   lsr a                ; elephant: A = 0, C = 1; rook 1, 0; pawn 1, 1
   bcc j_rook
-  bne j_pawn
+  bne pawn
   jmp elephant
 j_horse:
   jmp horse
@@ -336,6 +325,26 @@ j_king:
   jmp king
 j_rook:
   jmp rook
+.endmacro
+
+;; The loop over one side's 16 slots for one mode: each live piece goes to
+;; its generator by a branch tree on the bits of its kind (1 king 001,
+;; 2 advisor 010, 3 elephant 011, 4 horse 100, 5 rook 101, 6 cannon 110,
+;; 7 pawn 111), with Y = gen_from = its square and X = the next free entry;
+;; the generators come back to `next`.  Per live piece 43-49 cycles (with
+;; the generator's jump back), per empty slot 14.
+.macro GEN_LOOP first, king, advisor, elephant, horse, rook, cannon, pawn
+  .local loop, j_pawn
+  ldx ms_top
+  ldy #first
+loop:                  ; Y = slot
+  lda piece_sq,y
+  beq skip
+  sty gen_slot
+  sta gen_from
+  lda piece_kind,y
+  ldy gen_from
+  KIND_TREE king, advisor, elephant, horse, rook, cannon, j_pawn
 j_pawn:
   jmp pawn
 next:                  ; every generator ends here, X = next free entry
@@ -372,27 +381,7 @@ skip:
 ;; Y = the square: jumps to the generator (sliders store gen_from
 ;; themselves).  pawn: the generator that follows it (reached by a branch).
 .macro CAP_DISPATCH king, advisor, elephant, horse, rook, cannon, pawn
-  .local odd, j_king, j_rook, j_horse, j_cannon
-  lsr a
-  bcs odd
-  lsr a                ; advisor: A = 0, C = 1; horse 1, 0; cannon 1, 1
-  bcc j_horse
-  bne j_cannon
-  jmp advisor
-odd:                   ; A = 0 king, 1 elephant, 2 rook, 3 pawn
-  beq j_king
-  lsr a                ; elephant: A = 0, C = 1; rook 1, 0; pawn 1, 1
-  bcc j_rook
-  bne pawn
-  jmp elephant
-j_horse:
-  jmp horse
-j_cannon:
-  jmp cannon
-j_king:
-  jmp king
-j_rook:
-  jmp rook
+  KIND_TREE king, advisor, elephant, horse, rook, cannon, pawn
 .endmacro
 
 .segment "CODE"

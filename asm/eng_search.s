@@ -161,6 +161,37 @@ done:
   sta rv+1
 .endmacro
 
+;; The selection scan of pick and of NEXT_PICK's inline copy: with Y = i and
+;; the sentinel key $FF at entry pk_end, bi = the first entry of i..end-1
+;; with the highest key, A = that key (Y kept).  The previous pick's key
+;; ms_key[i - 1] bounds every key left, so the first entry that reaches it
+;; ends the scan.  Falls through to `done`, or branches there.
+.macro PICK_SCAN done
+  .local loop, higher
+  lda ms_key-1,y       ; the bound
+  sta pk_u
+  sty bi
+  tya
+  tax
+  lda ms_key,y         ; A = the best key so far
+  cmp pk_u
+  beq done
+loop:
+  .repeat 4
+  inx
+  cmp ms_key,x
+  bcc higher
+  .endrepeat
+  bcs loop             ; always
+higher:
+  cpx pk_end
+  bcs done             ; the sentinel
+  lda ms_key,x
+  stx bi
+  cmp pk_u
+  bne loop
+.endmacro
+
 ;; The move loop's head, shared by ab_node and q_node: the first pass takes
 ;; the pick score_moves already found and lands at `first`; later passes (at
 ;; `next`: the next entry) pick the highest key left and land at `picked`;
@@ -201,28 +232,7 @@ next:
   tax
   lda #$FF
   sta ms_key,x         ; the sentinel
-  lda ms_key-1,y       ; the bound
-  sta pk_u
-  sty bi
-  tya
-  tax
-  lda ms_key,y         ; A = the best key so far
-  cmp pk_u
-  beq scanned
-loop:
-  .repeat 4
-  inx
-  cmp ms_key,x
-  bcc higher
-  .endrepeat
-  bcs loop             ; always
-higher:
-  cpx pk_end
-  bcs scanned          ; the sentinel
-  lda ms_key,x
-  stx bi
-  cmp pk_u
-  bne loop
+  PICK_SCAN scanned
 scanned:               ; A = the best key, Y = i (kept by the scan)
   cpy bi
   beq picked
@@ -885,28 +895,7 @@ pk_u   = local+5       ; pick: the bound (the previous pick's key)
   lda #$FF
   sta ms_key,x         ; the sentinel
 scan:
-  lda ms_key-1,y       ; the bound
-  sta pk_u
-  sty bi
-  tya
-  tax
-  lda ms_key,y         ; A = the best key so far
-  cmp pk_u
-  beq scanned
-loop:
-  .repeat 4
-  inx
-  cmp ms_key,x
-  bcc higher
-  .endrepeat
-  bcs loop             ; always
-higher:
-  cpx pk_end
-  bcs scanned          ; the sentinel
-  lda ms_key,x
-  stx bi
-  cmp pk_u
-  bne loop
+  PICK_SCAN scanned
 scanned:               ; A = the best key
   ldx bi
   cpx pk_ii
