@@ -396,30 +396,11 @@ col  = local+12
 ; Uses local+0..2.  Clobbers A, X, Y.
 .proc draw_text
 ptr   = local+0
-count = local+2
   lda text_ptr_lo,x
   sta ptr
   lda text_ptr_hi,x
   sta ptr+1
-  ldy #1
-  lda (ptr),y
-  pha                   ; address low
-  dey
-  lda (ptr),y
-  tax                   ; address high
-  ldy #2
-  lda (ptr),y
-  sta count
-  lda ptr               ; the characters follow the 3-byte header
-  clc
-  adc #3
-  sta ptr
-  bcc :+
-  inc ptr+1
-: pla
-  tay
-  lda count
-  jmp put_text
+  jmp put_text_record
 .endproc
 
 ;;

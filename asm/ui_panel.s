@@ -53,6 +53,16 @@ ptr = local+0
   sta ptr
   lda text_hi,x
   sta ptr+1
+  ; fall through to put_text_record
+.endproc
+
+;;
+; Queues a text record: VRAM address high, low, length, then the characters
+; (the format of both text tables, this file's and board_view.s's).
+; @param local+0/1 pointer to the record
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc put_text_record
+ptr = local+0
   ldy #0
   lda (ptr),y           ; address high
   tax
