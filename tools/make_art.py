@@ -505,6 +505,26 @@ def attribute_bytes(pal) -> bytes:
     return bytes(out)
 
 
+def tile_map(screen: Canvas, ids: dict, first: int, store, what: str) -> tuple[bytearray, int]:
+    """The 32x30 nametable of `screen`, deduplicating its 8x8 tiles: a tile
+    already in `ids` is reused, a new one gets the next number from `first`
+    and is written with store(number, tile).  Returns (nametable, next free
+    number); the board and the title art share this, with their own tables."""
+    nt = bytearray()
+    nxt = first
+    for ty in range(30):
+        for tx in range(32):
+            t = screen.tile(tx, ty)
+            if t not in ids:
+                if nxt > 0xFF:
+                    sys.exit(f"make_art.py: too many distinct {what} tiles")
+                ids[t] = nxt
+                store(nxt, t)
+                nxt += 1
+            nt.append(ids[t])
+    return nt, nxt
+
+
 def build():
     sheet = Canvas(128, 128, WOOD)
 
@@ -530,18 +550,7 @@ def build():
     screen = draw_board()
     blank = Canvas(8, 8, WOOD).tile(0, 0)
     ids = {blank: TILE_BLANK}
-    nt = bytearray()
-    nxt = BOARD_TILE_BASE
-    for ty in range(30):
-        for tx in range(32):
-            t = screen.tile(tx, ty)
-            if t not in ids:
-                if nxt > 0xFF:
-                    sys.exit("make_art.py: too many distinct board tiles")
-                ids[t] = nxt
-                put_tile(nxt, t)
-                nxt += 1
-            nt.append(ids[t])
+    nt, nxt = tile_map(screen, ids, BOARD_TILE_BASE, put_tile, "board")
     nt += attributes()
 
     img = Image.new("P", (128, 128))
@@ -575,21 +584,14 @@ def build():
         tile = tuple(tuple(sp[(n // 16) * 8 + y][(n % 16) * 8:(n % 16) * 8 + 8]) for y in range(8))
         if n in (0, ) or 0x20 <= n < 0x60:
             spr_ids.setdefault(tile, n)
-    tnt = bytearray()
-    tnext = TITLE_ART_BASE
-    for ty in range(30):
-        for tx in range(32):
-            tile = title.tile(tx, ty)
-            if tile not in spr_ids:
-                if tnext > 0xFF:
-                    sys.exit("make_art.py: too many distinct title tiles")
-                spr_ids[tile] = tnext
-                ox, oy = (tnext % 16) * 8, (tnext // 16) * 8
-                for y in range(8):
-                    for x in range(8):
-                        sp[oy + y][ox + x] = tile[y][x]
-                tnext += 1
-            tnt.append(spr_ids[tile])
+
+    def put_sprite_tile(n, tile):
+        ox, oy = (n % 16) * 8, (n // 16) * 8
+        for y in range(8):
+            for x in range(8):
+                sp[oy + y][ox + x] = tile[y][x]
+
+    tnt, tnext = tile_map(title, spr_ids, TITLE_ART_BASE, put_sprite_tile, "title")
     tnt += attribute_bytes(tpal)
     write_title(rle(bytes(tnt)), tnext)
     spr.putdata([c for row in sp for c in row])
