@@ -32,17 +32,18 @@
 
 rv   = local+14        ; 2 bytes: the value a node returns
 tb   = local+12        ; 2 bytes: a node's beta (recomputed after every call)
-; key scoring and picking (no calls inside)
-pvf  = local+6         ; the PV move of this node (0 = none)
+; key scoring and picking (between a node's calls; score_quiets calls only
+; key_setup)
+pvf  = local+6         ; the PV move of this node (0 = none; score_moves)
 pvt  = local+7
 kf1  = local+8         ; killer 1 / killer 2 of this ply (0 = none)
 kt1  = local+9
 kf2  = local+10
 kt2  = local+11
-kmode = local+5        ; bit 7: killers used, bit 6: history used
-hp   = local+2         ; 2 bytes: history row pointer
+kmode = local+5        ; score_quiets: bit 7 killers used, bit 6 history used
+hp   = local+2         ; 2 bytes: history row pointer (score_quiets)
 bi   = local+0         ; pick: best index
-bk   = local+1         ; pick: best key (score_moves: best key + 1)
+bk   = local+1         ; pick: best key (score_moves, score_quiets: best key + 1)
 
 ; the layout inside killers / pv_table, for the host (tools/romsearch.py)
 .export s_flags, s_level, s_abort, s_single, s_qstart, s_rep_top
@@ -199,22 +200,38 @@ higher:
 ;; when the node's list is exhausted.  Defines the labels to_loop_end, next
 ;; and picked in the calling .proc.  inline = 1: pick's scan is inline
 ;; (ab_node; the same steps as pick, see there), with pick itself only for a
-;; list that ends at MOVE_STACK_ENTRIES and pick_swap for a swap.
-.macro NEXT_PICK first, inline
-  .local full, loop, higher, scanned
+;; list that ends at MOVE_STACK_ENTRIES.  mode = score_quiets' A: $C0 in
+;; the main search (killers and history), $40 in quiescence (history).
+;; Lazy quiet keys (reference _pick_lazy): when the best key left is below
+;; KEY_CAPTURE (bit 7 clear: no capture and no PV move is left, only quiet
+;; moves at key 0) and the quiet moves are not keyed yet, score_quiets keys
+;; them and finds the best.  "Not keyed yet" needs no RAM: it is the first
+;; pick, or the previous pick (pk_u, the scan's bound) was a capture or the
+;; PV move (bit 7 set); once the quiet moves are keyed every pick is quiet.
+.macro NEXT_PICK first, inline, mode
+  .local full, lazy, keyed, first_keyed
   ldx eng_ply
   lda s_cur,x
   cmp ply_first+1,x
   bcs to_loop_end
   tay
-  jsr pick_first       ; score_moves found the first pick
-  jmp first
+  ldx bi               ; score_moves found the first pick
+  lda ms_key,x
+  bmi first_keyed      ; a capture or the PV move
+  lda #mode            ; only quiet moves: key them now
+  jsr score_quiets
+  ldx bi
+first_keyed:           ; X = bi, A = its key
+  cpy bi
+  beq :+
+  jsr pick_swap
+: jmp first
 to_loop_end:
   jmp loop_end
 .if inline
 full:
   jsr pick
-  jmp picked
+  jmp lazy
 .endif
 next:
   ldx eng_ply
@@ -232,15 +249,22 @@ next:
   tax
   lda #$FF
   sta ms_key,x         ; the sentinel
-  PICK_SCAN scanned
-scanned:               ; A = the best key, Y = i (kept by the scan)
+  PICK_SCAN lazy
+.else
+  jsr pick
+.endif
+lazy:                  ; A = the best key, Y = i (kept by the scan)
+  cmp #KEY_CAPTURE
+  bcs keyed            ; a capture (the PV move is always the first pick)
+  bit pk_u
+  bpl keyed            ; the previous pick was quiet: the quiet moves are keyed
+  lda #mode
+  jsr score_quiets
+keyed:                 ; A = the best key
   cpy bi
   beq picked
   ldx bi
   jsr pick_swap
-.else
-  jsr pick
-.endif
 picked:
 .endmacro
 
@@ -293,7 +317,7 @@ hist_row_hi:
 ;   (including the caller's return address; the lowest S after a JSR, PHA
 ;   or PHP over the 12 suite positions at Master is $DB, entered at $FD).
 ; Clobbers A, X, Y.
-; Cycles: 3,900-5,400 per node on average by level (bench/rom_search_bench.py,
+; Cycles: 3,700-5,100 per node on average by level (bench/rom_search_bench.py,
 ;   results in bench/results/rom_search_bench.md).
 .proc eng_search
   sta s_level
@@ -641,20 +665,20 @@ draw:
   rts
 .endproc
 
-;; The key loop of score_moves for one side (sq90tab = sq90_red or
-;; sq90_black).  Two copies of the per-move body: the fast one (at `same`)
-;; serves pieces whose from square is neither the PV move's nor a killer's
-;; (so a move is a capture or a history move) while history is on; the
-;; general one (at `s_same`) serves every other piece with the reference's
-;; full order of tests.  Each copy has its own head for a new from square
+;; The key loop of score_quiets for one side (sq90tab = sq90_red or
+;; sq90_black): every entry from X up to the sentinel from square $FF is a
+;; quiet move.  Two copies of the per-move body: the fast one (at `same`)
+;; serves pieces whose from square is not a killer's (so the key is the
+;; history key) while history is on; the general one (at `s_same`) serves
+;; every other piece with the reference's order of tests (killer 1, killer
+;; 2, history or 0).  Each copy has its own head for a new from square
 ;; (`new_piece` while history is on, `s_new_piece` while it is off): the
-;; fast head tests the from square against pvf, kf1 and kf2 (0 when
-;; unused: never a square) before it looks the mover up; the general copy
-;; returns to the head of the mode.  The sentinel from square $FF at entry
-;; end ends the list.  bk holds the best key + 1 (at most $FF: only the PV
-;; move's key is $FF), so one `cmp bk / bcc` keeps the first best entry.
-.macro SCORE_LIST sq90tab
-  .local new_piece, to_slow, scored, same, capture, store, next, s_same, s_notpv, s_capture
+;; fast head tests the from square against kf1 and kf2 (0 when unused:
+;; never a square) before it looks the mover's history row up; the general
+;; copy returns to the head of the mode.  bk holds the best key + 1 (keys
+;; here are at most 127), so one `cmp bk / bcc` keeps the first best entry.
+.macro QUIET_LIST sq90tab
+  .local new_piece, to_slow, scored, same, store, next, s_same
   .local s_killer2, s_hist, s_zero, s_store, s_next, s_new_piece, s_piece, s_scored
   lda ms_from,x
   bit kmode
@@ -662,10 +686,8 @@ draw:
   jmp s_new_piece
 new_piece:             ; A = the from square of entry X, a new piece
   cmp #$FF
-  beq scored           ; the sentinel: the list is scored
+  beq scored           ; the sentinel: the list is keyed
   sta lastf
-  cmp pvf
-  beq to_slow
   cmp kf1
   beq to_slow
   cmp kf2
@@ -674,17 +696,14 @@ new_piece:             ; A = the from square of entry X, a new piece
   lda board,y
   tay
   lda piece_kind-CODE_BASE,y
-  sta akind
   tay
   lda hist_row_lo,y
   sta hp
   lda hist_row_hi,y
   sta hp+1
-  ; ---- fast copy: captures (MVV-LVA) and history keys
+  ; ---- fast copy: history keys
 same:
   ldy ms_to,x
-  lda board,y
-  bne capture
   lda sq90tab,y        ; history[class(mover)][sq90(to, side)] >> 1, at most 125
   tay
   lda (hp),y
@@ -694,7 +713,7 @@ same:
   lda #KEY_KILLER2 - 1
 store:
   sta ms_key,x
-  cmp bk               ; higher than the best so far (keys here are < $FF)
+  cmp bk               ; higher than the best so far
   bcc next
   adc #0               ; C = 1: key + 1
   sta bk
@@ -705,74 +724,36 @@ next:
   cmp lastf
   beq same
   jmp new_piece
-capture:               ; A = the victim's code: victim kind * 8 + attacker kind
-  tay
-  lda piece_kind-CODE_BASE,y
-  asl a
-  asl a
-  asl a
-  ora akind
-  tay
-  lda mvv_lva,y
-  jmp store
 to_slow:               ; A = lastf
   jmp s_piece
 scored:
   rts
-  ; ---- general copy (reference _key order: PV, capture, killers, history)
+  ; ---- general copy (reference _quiet_key order: killers, history)
 s_piece:               ; A = lastf
   tay
   lda board,y
   tay
   lda piece_kind-CODE_BASE,y
-  sta akind
   tay
   lda hist_row_lo,y
   sta hp
   lda hist_row_hi,y
   sta hp+1
 s_same:
-  lda lastf
-  cmp pvf
-  bne s_notpv
-  lda ms_to,x
-  cmp pvt
-  bne s_notpv
-  lda #KEY_PV
-  sta ms_key,x
-  sta bk               ; $FF: no later key is higher
-  stx bi
-  jmp s_next
-s_capture:
-  tay
-  lda piece_kind-CODE_BASE,y
-  asl a
-  asl a
-  asl a
-  ora akind
-  tay
-  lda mvv_lva,y
-  jmp s_store
-s_notpv:
   ldy ms_to,x
-  lda board,y
-  bne s_capture
   bit kmode
   bpl s_hist
   lda lastf
   cmp kf1
   bne s_killer2
-  tya
-  cmp kt1
+  cpy kt1
   bne s_killer2
   lda #KEY_KILLER1
   bne s_store          ; always
-s_killer2:
-  lda lastf
+s_killer2:             ; A = lastf
   cmp kf2
   bne s_hist
-  tya
-  cmp kt2
+  cpy kt2
   bne s_hist
   lda #KEY_KILLER2
   bne s_store          ; always
@@ -789,7 +770,7 @@ s_hist:
   bne s_store          ; always
 s_zero:
   lda #0
-s_store:               ; A < $FF
+s_store:
   sta ms_key,x
   cmp bk
   bcc s_next
@@ -813,33 +794,149 @@ s_scored:
   rts
 .endmacro
 
+.assert KEY_KILLER1 < KEY_CAPTURE, error, "quiet keys must stay below every capture key (bit 7 clear)"
+.assert KEY_CAPTURE = $80, error, "NEXT_PICK and score_moves tell captures from quiet keys by bit 7"
+
 ;;
-; Ordering keys of the list ply_first[X] .. ply_first[X+1]-1 (reference
-; _key): 255 for the PV move (pvf/pvt), MVV-LVA for captures, 127/126 for
-; the killers when kmode bit 7, min(history >> 1, 125) when kmode bit 6,
-; else 0.  The moves of one piece are consecutive after eng_gen, so the
-; mover's kind, history row and whether it can make the PV move or a killer
-; are found once per piece (SCORE_LIST).  Also finds the first entry with
-; the highest key (bi), which is pick_first's answer.
-; The list ends at a sentinel from square $FF written at entry end (when
-; end = MOVE_STACK_ENTRIES, the byte after ms_from is saved and restored).
-; Input: X = ply, pvf/pvt, kf1..kt2 (kf1 = kf2 = 0 when the killers are
-; off), kmode.  Output: bi.
-; Uses local+0..13 (tb is free here).  Clobbers A, X, Y.  Per move: about
-; 51 cycles for a history move, 58 for a capture, in the fast copy; per
-; piece about 58 more in the fast copy (53 from `new_piece` to `same`, 31
-; of them the mover lookup), more in the general one; 1,200 per call on
-; average (bench.rom_profile, Hard).
+; The keys of a new list, entries ply_first[X] .. ply_first[X+1]-1
+; (reference _gen_key): 255 for the PV move (pvf/pvt; pvf = 0: none),
+; MVV-LVA for captures (138..207, mvv_lva), and KEY_QUIET = 0 for every
+; quiet move: score_quiets keys those only when a pick first finds no
+; capture and no PV move left (NEXT_PICK).  Also finds the first entry with
+; the highest key (bi): the first pick (the list's first entry when it has
+; no capture and no PV move).
+; The list ends at a sentinel to square 0 written at entry end: board[0] is
+; off the board, $FF, the only square content with bit 7 set, so a quiet
+; move costs no end test (4 per unrolled pass).  When end =
+; MOVE_STACK_ENTRIES, ms_to[end] is ms_key[0], which is saved and restored
+; (such a list starts above entry 0: the root's list starts there and a
+; position has far fewer than MOVE_STACK_ENTRIES moves).  The PV move (only
+; at nodes on the previous PV) is found by a separate scan afterwards.
+; Input: X = ply, pvf/pvt.  Output: bi.
+; Uses local+0..2, 12..13.  Clobbers A, X, Y.
+; Cycles: about 19 per quiet move, about 65 per capture, about 50 per call
+;   besides (plus, at a PV node, about 18 per entry up to the PV move); 379
+;   per call on average (bench.rom_profile, Master, 3 positions).
 .proc score_moves
-akind = local+12       ; kind of the piece whose moves are being scored
-lastf = local+13       ; its square
-  ldy ply_first+1,x
+vk     = local+2       ; the victim's kind * 8
+sm_first = local+12    ; the list's first entry
+sm_end = local+13      ; the list's end
   lda ply_first,x
   sta bi
-  cmp ply_first+1,x
+  sta sm_first
+  ldy ply_first+1,x
+  sty sm_end
+  cmp sm_end
   bcc :+
   rts                  ; an empty list
 : cpy #MOVE_STACK_ENTRIES
+  bcc fits
+  lda ms_to+MOVE_STACK_ENTRIES   ; ms_to[end] is not ours: keep it
+  pha
+  lda #0
+  sta ms_to+MOVE_STACK_ENTRIES
+  jsr list
+  pla
+  sta ms_to+MOVE_STACK_ENTRIES
+  rts
+fits:
+  lda #0
+  sta ms_to,y          ; the sentinel: square 0, off the board
+list:
+  lda #1
+  sta bk               ; best key 0 (+ 1): the first entry so far
+  ldx bi
+loop:
+  .repeat 4
+  ldy ms_to,x
+  lda board,y
+  bne capture
+  sta ms_key,x         ; KEY_QUIET (A = 0: an empty square)
+  inx
+  .endrepeat
+  jmp loop
+capture:               ; A = the victim's code, or $FF: the sentinel
+  bmi pv
+  tay
+  lda piece_kind-CODE_BASE,y
+  asl a
+  asl a
+  asl a
+  sta vk
+  ldy ms_from,x
+  lda board,y
+  tay
+  lda piece_kind-CODE_BASE,y
+  ora vk
+  tay
+  lda mvv_lva,y
+  sta ms_key,x
+  cmp bk               ; higher than the best so far (keys here are < $FF)
+  bcc :+
+  adc #0               ; C = 1: key + 1
+  sta bk
+  stx bi
+: inx
+  jmp loop
+pv:                    ; the list is keyed: now the PV move, if any
+  lda pvf
+  beq done
+  ldx sm_first
+pv_loop:
+  lda ms_from,x
+  cmp pvf
+  bne pv_next
+  lda ms_to,x
+  cmp pvt
+  beq pv_found
+pv_next:
+  inx
+  cpx sm_end
+  bcc pv_loop
+done:
+  rts
+pv_found:
+  lda #KEY_PV
+  sta ms_key,x
+  stx bi               ; $FF: no other key is as high
+  rts
+.endproc
+
+;;
+; Keys the quiet moves left in the list of ply eng_ply, entries Y..end-1
+; (reference _pick_lazy, called when a pick finds no capture and no PV move
+; left, the first time): killer 1 / killer 2 of this ply (127 / 126, only
+; with A bit 7: the main search), else min(history >> 1, 125) (when the
+; level uses history), else 0; the killers and the history table as they
+; are now, after the subtrees of the moves already tried.  Every entry from
+; Y on is a quiet move with key 0 (score_moves).  Picks swap only captures
+; and the PV move in front of them, so the moves of one piece are mostly
+; still consecutive: the mover's history row and whether it can make a
+; killer are found once per run (QUIET_LIST).  The list ends at a sentinel
+; from square $FF written at entry end (when end = MOVE_STACK_ENTRIES, the
+; byte after ms_from, ms_to[0], is saved and restored: no list that ends
+; there starts at entry 0).
+; Input: Y = i, A = $C0 (ab_node: killers and history) or $40 (q_node:
+;   history only).
+; Output: bi = the first entry of i..end-1 with the highest key, A = its
+;   key, Y = i.
+; Uses local+0..13.  Clobbers X.
+; Cycles: about 48 per move in the fast copy, about 45 more per run of one
+;   piece, more for a piece that can make a killer; about 110 per call
+;   besides (key_setup); 1,364 per call on average, at 18% of the lists
+;   (bench.rom_profile, Master, 3 positions).
+.proc score_quiets
+first = local+4        ; entry i
+lastf = local+13       ; the square of the piece whose moves are being keyed
+  sty first
+  sty bi
+  ldx eng_ply
+  jsr key_setup        ; kmode, kf1..kt2
+  lda kmode
+  beq done             ; no killers, no history: every key stays 0
+  ldx eng_ply
+  ldy ply_first+1,x
+  cpy #MOVE_STACK_ENTRIES
   bcc fits
   lda ms_from+MOVE_STACK_ENTRIES   ; ms_from[end] is not ours: keep it
   pha
@@ -848,45 +945,51 @@ lastf = local+13       ; its square
   jsr list
   pla
   sta ms_from+MOVE_STACK_ENTRIES
-  rts
+  jmp done
 fits:
   lda #$FF
   sta ms_from,y        ; the sentinel
+  jsr list
+done:
+  ldy first
+  ldx bi
+  lda ms_key,x
+  rts
 list:
   lda #1
-  sta bk               ; best key 0 (+ 1)
-  ldx bi               ; X = the entry being scored
+  sta bk               ; best key 0 (+ 1): entry i so far
+  ldx first            ; X = the entry being keyed
   lda eng_side
   beq red
   jmp black
 red:
-  SCORE_LIST sq90_red
+  QUIET_LIST sq90_red
 black:
-  SCORE_LIST sq90_black
+  QUIET_LIST sq90_black
 .endproc
 
-pk_tmp = local+2       ; pick, pick_first, pick_swap
-pk_ii  = local+3
+pk_tmp = local+2       ; pick, pick_swap
 pk_end = local+4       ; pick: the end of the list
 pk_u   = local+5       ; pick: the bound (the previous pick's key)
 
 ;;
-; Selection step (reference _pick): the highest key of entries Y..end-1
-; (the first one wins ties) is swapped into entry Y.  Input: Y = i > the
-; list's first entry (the first step is pick_first's), X = ply.
-; Output: Y = i.  Uses local+0..5.  Clobbers A, X.
+; The selection scan of a later pick (reference _scan): the first entry of
+; Y..end-1 with the highest key.  Input: Y = i > the list's first entry
+; (the first pick is score_moves'), X = ply.
+; Output: bi, A = its key, pk_u = the previous pick's key, Y = i; NEXT_PICK
+; then keys the quiet moves if needed and swaps entry bi into entry i.
+; Uses local+0..5.  Clobbers X.
 ; The key of entry i - 1 (the previous pick) bounds every key left, so the
 ; scan stops at the first entry that reaches it; otherwise it runs up to
 ; the sentinel key $FF written at entry end (no other key is $FF: only the
-; PV move's, which pick_first took; a key reaching $FF stops at the bound
-; anyway).  About 9 cycles per entry scanned (4 per unrolled pass), about
-; 60 per call besides; 83 per call on average (bench.rom_profile, Hard).
+; PV move's, which the first pick took; a key reaching $FF stops at the
+; bound anyway).  About 9 cycles per entry scanned (4 per unrolled pass),
+; about 40 per call besides.
 ; ab_node has an inline copy of the scan (NEXT_PICK ..., 1) and calls pick
 ; only for a list that ends at MOVE_STACK_ENTRIES; q_node calls it always.
 ; When end = MOVE_STACK_ENTRIES the byte after ms_key is saved and restored
 ; around the scan (3 more bytes of stack).
 .proc pick
-  sty pk_ii
   lda ply_first+1,x
   sta pk_end
   cmp #MOVE_STACK_ENTRIES
@@ -897,9 +1000,6 @@ pk_u   = local+5       ; pick: the bound (the previous pick's key)
 scan:
   PICK_SCAN scanned
 scanned:               ; A = the best key
-  ldx bi
-  cpx pk_ii
-  bne pick_swap
   rts
 full:                  ; ms_key[end] is not ours: keep it
   lda ms_key+MOVE_STACK_ENTRIES
@@ -907,27 +1007,16 @@ full:                  ; ms_key[end] is not ours: keep it
   lda #$FF
   sta ms_key+MOVE_STACK_ENTRIES
   jsr scan
+  tax                  ; the best key
   pla
   sta ms_key+MOVE_STACK_ENTRIES
+  txa
   rts
 .endproc
 
 ;;
-; The first selection step of a list, right after score_moves: its bi is
-; the answer.  Input: Y = i (the first entry).  Output: Y = i.
-; Clobbers A, X.
-.proc pick_first
-  sty pk_ii
-  ldx bi
-  cpx pk_ii
-  bne :+
-  rts
-: lda ms_key,x
-  jmp pick_swap
-.endproc
-
-;;
-; Swaps entry X (key A) into entry Y = pk_ii.  Output: Y = i.  Clobbers A.
+; Swaps entry X (key A) into entry Y (the selection step's swap).  Keeps
+; X, Y.  Clobbers A.
 .proc pick_swap
   sta bk
   lda ms_from,y
@@ -1156,11 +1245,12 @@ done:
 .endproc
 
 ;;
-; The key mode and the killers of ply X into kmode, kf1..kt2 (after eng_gen,
-; which uses local+0..5).  A = $C0 (the main search; q_node sets kmode
-; itself and kf1 = kf2 = 0).  With the killers off (the level's flag, or
-; ply >= SEARCH_MAX_DEPTH) kf1..kt2 = 0: score_moves' fast head tests kf1
-; and kf2 without looking at kmode, and 0 is never a from square.
+; The key mode and the killers of ply X into kmode, kf1..kt2, for
+; score_quiets.  A = $C0 (the main search: killers and history) or $40
+; (quiescence: history only); the level's flags clear the bits it does not
+; use.  Without killers (bit 7 clear, or ply >= SEARCH_MAX_DEPTH) kf1..kt2
+; = 0: QUIET_LIST's fast head tests kf1 and kf2 without looking at kmode,
+; and 0 is never a from square.  Keeps X.  Clobbers A, Y.
 .proc key_setup
   sta kmode
   ldy s_level
@@ -1173,12 +1263,14 @@ done:
 : lda lvl_flags,y
   and #LEVEL_FLAG_KILLERS
   beq killers_off
+  bit kmode
+  bpl no_killers       ; quiescence
+  cpx #SEARCH_MAX_DEPTH
+  bcs no_killers
   txa
   asl a
   asl a
   tay
-  cpx #SEARCH_MAX_DEPTH
-  bcs no_killers
   lda killers,y
   sta kf1
   lda killers+1,y
@@ -1192,7 +1284,7 @@ killers_off:
   lda kmode
   and #$7F
   sta kmode
-no_killers:            ; kf1 = kf2 = 0: never a from square (score_moves)
+no_killers:            ; kf1 = kf2 = 0: never a from square (QUIET_LIST)
   lda #0
   sta kf1
   sta kt1
@@ -1449,12 +1541,9 @@ generated:
   sta pvf
   lda s_res_to,x
   sta pvt
-: lda #$C0
-  jsr key_setup
-  ldx eng_ply
-  jsr score_moves
+: jsr score_moves      ; PV and captures (the quiet moves later, if reached)
   ; ---- the moves
-  NEXT_PICK first, 1
+  NEXT_PICK first, 1, $C0
   ; a later pick: never the PV move (its key $FF is the list's highest)
   ldx ms_to,y
   lda board,x
@@ -1780,17 +1869,8 @@ generated:
   sta s_flags,x        ; no legal move yet
   lda #0
   sta pvf              ; no PV move (pvt is not read when pvf = 0)
-  sta kf1              ; no killers here: kf1 = kf2 = 0 (never a from square)
-  sta kf2
-  ; key mode: history only (kt1, kt2 are not read)
-  ldy s_level
-  lda lvl_flags,y
-  and #LEVEL_FLAG_HISTORY
-  beq :+
-  lda #$40
-: sta kmode
-  jsr score_moves
-  NEXT_PICK picked, 0
+  jsr score_moves      ; captures (evasion lists: the quiet moves later, if reached)
+  NEXT_PICK picked, 0, $40
   ldx eng_ply
   lda s_flags,x
   bmi make             ; in check: no delta pruning

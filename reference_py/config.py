@@ -276,7 +276,11 @@ def load_search(path: Path | None = None) -> SearchConfig:
     for key in ("victim_rank", "attacker_rank"):
         node = _get(path, root, key)
         _unknown(path, node, KIND_KEYS.keys(), key)
-        ranks[key] = {kind: _int(path, _get(path, node, name), f"{key}.{name}", 0, 7)
+        # A victim rank >= 1 keeps every capture key (128 + 16 * victim - attacker)
+        # at 137 or more, above every quiet key (<= 127): lazy quiet keys and the
+        # ROM's bit-7 test rely on it (docs/ENGINE.md "Move ordering keys").
+        lo = 1 if key == "victim_rank" else 0
+        ranks[key] = {kind: _int(path, _get(path, node, name), f"{key}.{name}", lo, 7)
                       for name, kind in KIND_KEYS.items()}
     hb = _get(path, root, "history_bonus")
     if not isinstance(hb.value, list) or len(hb.value) != 8:

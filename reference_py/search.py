@@ -29,6 +29,7 @@ KEY_PV = 255
 KEY_CAPTURE = 128                # + 16 * victim rank - attacker rank (MVV-LVA)
 KEY_KILLER1 = 127
 KEY_KILLER2 = 126
+KEY_QUIET = 0                    # a quiet move's placeholder until the quiet moves are keyed
 LFSR_TAPS = 0xB400
 LFSR_DEFAULT = 0xACE1
 NULL_REDUCTION = 2
@@ -84,7 +85,7 @@ class Searcher:
     def __init__(self, pos: Position, level: Level, seed: int = 0,
                  history: bool | None = None, killers: bool | None = None,
                  null: bool = True, delta: bool = True, lmr: bool = True,
-                 pruning: Pruning | None = None) -> None:
+                 pruning: Pruning | None = None, lazy: bool = True) -> None:
         self.pos = pos
         self.level = level
         self.tables: EvalTables = tables_for(level.eval)
@@ -94,6 +95,9 @@ class Searcher:
         self.use_null = null
         self.use_lmr = lmr
         self.use_delta = delta
+        # Lazy quiet keys (docs/ENGINE.md "Move ordering keys"); False = the
+        # old rule, every key at generation (kept for bench measurements).
+        self.lazy = lazy
         # Forward pruning (config/search.yaml `pruning:`; the ROM implements futility and RFP).
         self.pr: Pruning = self.cfg.pruning if pruning is None else pruning
         self.pruned = 0          # moves skipped by futility / late-move pruning (made, not counted as nodes)
@@ -141,11 +145,20 @@ class Searcher:
         return history_class(self._kind_at(frm)) * 90 + sq90(to, self.pos.side)
 
     def _key(self, move: int, ply: int, pv_move: int, quiet_order: bool) -> int:
+        """The full ordering key of a move (docs/ENGINE.md "Move ordering keys")."""
         if move == pv_move:
             return KEY_PV
         to = move >> 8
         if self.pos.board[to] != EMPTY:
-            return KEY_CAPTURE + 16 * self.victim[self._kind_at(to)] - self.attacker[self._kind_at(move & 0xFF)]
+            return self._capture_key(move)
+        return self._quiet_key(move, ply, quiet_order)
+
+    def _capture_key(self, move: int) -> int:
+        """MVV-LVA: 128 + 16 * victim rank - attacker rank, 138..207."""
+        return KEY_CAPTURE + 16 * self.victim[self._kind_at(move >> 8)] - self.attacker[self._kind_at(move & 0xFF)]
+
+    def _quiet_key(self, move: int, ply: int, quiet_order: bool) -> int:
+        """A quiet move's key (killers of this ply, then history), 0..127."""
         if quiet_order and self.use_killers:
             k = self.killers[ply]
             if move == k[0]:
@@ -155,6 +168,25 @@ class Searcher:
         if self.use_history:
             return min(self.hist[self._hist_index(move)] >> 1, KEY_KILLER2 - 1)
         return 0
+
+    def _gen_key(self, move: int, pv_move: int) -> int:
+        """The key a move gets at generation: PV and captures for real, quiet moves KEY_QUIET.
+
+        Most lists end (a cutoff) before any quiet move is tried, so the quiet
+        moves are keyed only when a pick first needs them (_pick_lazy); with
+        lazy=False (the old rule, for measurements) every key is final here.
+        """
+        if move == pv_move:
+            return KEY_PV
+        if self.pos.board[move >> 8] != EMPTY:
+            return self._capture_key(move)
+        return KEY_QUIET
+
+    def _keys(self, moves: list[int], ply: int, pv_move: int, quiet_order: bool) -> list[int]:
+        """The keys of a freshly generated list (lazy: quiet moves at KEY_QUIET)."""
+        if self.lazy:
+            return [self._gen_key(m, pv_move) for m in moves]
+        return [self._key(m, ply, pv_move, quiet_order) for m in moves]
 
     def _reward(self, move: int, depth: int, ply: int, killer: bool) -> None:
         """A quiet move that cut off (killer and history) or was best (history)."""
@@ -171,13 +203,31 @@ class Searcher:
             self.hist[idx] += bonus
 
     @staticmethod
-    def _pick(moves: list[int], keys: list[int], i: int) -> int:
-        """Selection step: bring the highest key of moves[i:] to i (first wins ties)."""
+    def _scan(keys: list[int], i: int) -> int:
+        """The index of the highest key of keys[i:] (the first one wins ties)."""
         best = i
         bk = keys[i]
-        for j in range(i + 1, len(moves)):
+        for j in range(i + 1, len(keys)):
             if keys[j] > bk:
                 best, bk = j, keys[j]
+        return best
+
+    def _pick_lazy(self, moves: list[int], keys: list[int], i: int, ply: int, quiet_order: bool) -> int:
+        """Selection step: bring the highest key of moves[i:] to i (first wins ties).
+
+        Lazy quiet keys: when the highest key left is below KEY_CAPTURE (no
+        capture and no PV move is left, only quiet moves at KEY_QUIET) and the
+        quiet moves have not been keyed yet, key every move left now, with the
+        killers and the history table as they are at this moment, and scan again.
+        "Not keyed yet" is read off the list as the ROM does: this is the first
+        pick (i = 0) or the previous pick was a capture or the PV move (key >=
+        KEY_CAPTURE); after the quiet moves are keyed every pick is quiet (< 128).
+        """
+        best = self._scan(keys, i)
+        if self.lazy and keys[best] < KEY_CAPTURE and (i == 0 or keys[i - 1] >= KEY_CAPTURE):
+            for j in range(i, len(moves)):
+                keys[j] = self._quiet_key(moves[j], ply, quiet_order)
+            best = self._scan(keys, i)
         if best != i:
             moves[i], moves[best] = moves[best], moves[i]
             keys[i], keys[best] = keys[best], keys[i]
@@ -260,7 +310,7 @@ class Searcher:
         if self.stack + len(moves) > self.cfg.move_stack_entries:
             self.overflows += 1
             return self.eval()          # no room for this node's moves: it is a leaf
-        keys = [self._key(m, ply, pv_move, True) for m in moves]
+        keys = self._keys(moves, ply, pv_move, True)
         base = self.stack
         self.stack += len(moves)
         self.max_stack = max(self.max_stack, self.stack)
@@ -268,7 +318,7 @@ class Searcher:
         best = 0
         try:
             for i in range(len(moves)):
-                m = self._pick(moves, keys, i)
+                m = self._pick_lazy(moves, keys, i, ply, True)
                 quiet = pos.board[m >> 8] == EMPTY
                 if (pr.prune_checks and quiet and (fmargin or lmp) and m != pv_move
                         and ((fmargin and static + fmargin <= alpha and alpha > -MATE_BOUND)
@@ -352,14 +402,16 @@ class Searcher:
         if self.stack + len(moves) > self.cfg.move_stack_entries:
             self.overflows += 1
             return alpha if not in_check else self.eval()
-        keys = [self._key(m, ply, 0, False) for m in moves]
+        # The same lazy quiet keys (evasion lists only); quiescence never rewards a
+        # move, so here they equal the keys at generation: uniform, and cheaper in the ROM.
+        keys = self._keys(moves, ply, 0, False)
         base = self.stack
         self.stack += len(moves)
         self.max_stack = max(self.max_stack, self.stack)
         legal = 0
         try:
             for i in range(len(moves)):
-                m = self._pick(moves, keys, i)
+                m = self._pick_lazy(moves, keys, i, ply, False)
                 if not in_check and self.use_delta and \
                         stand + self.material[self._kind_at(m >> 8)] + self.cfg.delta_margin <= alpha:
                     continue    # delta pruning: even winning the piece cannot reach alpha

@@ -283,6 +283,17 @@ def test_search_unknown_key_and_bad_value(tmp_path):
     assert "out of range 128..256" in msg
 
 
+def test_search_victim_rank_zero_is_refused(tmp_path):
+    """A victim rank of 0 would put a capture key below 128, among the quiet keys."""
+    text = sub_once(SEARCH, "pawn: 1}", "pawn: 0}")
+    p = write(tmp_path, "search.yaml", text)
+    msg = config_error(load_search, p)
+    assert msg.startswith(f"{p}:{line_of(text, '^victim_rank')}:")
+    assert "victim_rank.pawn = 0 is out of range 1..7" in msg
+    ok = sub_once(SEARCH, "pawn: 1}", "pawn: 0}", 1)       # attacker ranks may be 0
+    assert load_search(write(tmp_path, "search2.yaml", ok)).attacker_rank[7] == 0
+
+
 def test_cli_reports_config_errors(tmp_path, monkeypatch, capsys):
     """A broken config reaches the user as one 'error:' line, exit status 2."""
     import reference_py.__main__ as cli

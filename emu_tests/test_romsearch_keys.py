@@ -1,0 +1,122 @@
+"""The ROM's move keys and picks (asm/eng_search.s: score_moves, score_quiets,
+pick) equal the reference's lazy quiet keys (Searcher._gen_key, _quiet_key,
+_scan; docs/ENGINE.md "Move ordering keys") routine by routine, on lists
+placed anywhere in the move stack.  A list that ends at the last entry
+(MOVE_STACK_ENTRIES) is the case the searches rarely reach: each routine's
+sentinel then borrows the byte after its array (ms_to[0], ms_key[0],
+history[0]), which must come back unchanged.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bench.engine_bench import suite_fens
+from reference_py.board import EMPTY
+from reference_py.fen import parse_fen
+from reference_py.search import KEY_CAPTURE, Searcher, level_by_name, levels
+from tools.romsearch import RomSearch
+
+ENTRIES = 192                      # config/search.yaml move_stack_entries
+PLY = 2                            # a main-search ply with killers
+PVF, PVT = 6, 7                    # pvf / pvt (local+6, local+7)
+BI = 0                             # bi (local+0)
+FENS = suite_fens()[:8]
+CANARY = {"ms_to": 0x3C, "ms_key": 0x5A, "history": 0xA5}   # the byte at offset 0 of each
+
+
+@pytest.fixture(scope="module")
+def rs() -> RomSearch:
+    return RomSearch()
+
+
+def setup_list(rs: RomSearch, fen: str, at_end: bool) -> tuple[Searcher, list[int], int]:
+    """Load the position, generate its list at PLY (ending at entry 192 or
+    starting at entry 20), and return a Master searcher on the same position,
+    the ROM's moves and the list's first entry."""
+    eng = rs.eng
+    pos = parse_fen(fen)
+    eng.load(pos)
+    n = len(pos.generate())
+    first = ENTRIES - n if at_end else 20
+    eng.poke("ms_top", [first])
+    moves = eng.generate()
+    assert moves is not None and len(moves) == n
+    eng.poke("eng_ply", [PLY])
+    eng.poke("ply_first", [first, first + n], offset=PLY)
+    for name, v in CANARY.items():
+        eng.poke(name, [v])
+    master = levels().index(level_by_name("Master"))
+    rs.wr("s_level", [master])
+    s = Searcher(pos, level_by_name("Master"))
+    return s, moves, first
+
+
+def canaries_kept(rs: RomSearch) -> bool:
+    return all(rs.eng.peek(name)[0] == v for name, v in CANARY.items())
+
+
+def put_list(rs: RomSearch, first: int, moves: list[int], keys: list[int]) -> None:
+    rs.eng.poke("ms_from", [m & 0xFF for m in moves], offset=first)
+    rs.eng.poke("ms_to", [m >> 8 for m in moves], offset=first)
+    rs.eng.poke("ms_key", keys, offset=first)
+
+
+@pytest.mark.parametrize("at_end", [False, True], ids=["inside", "at_192"])
+@pytest.mark.parametrize("fen", FENS)
+def test_keys_and_picks_equal_reference(rs, fen, at_end):
+    rng = random.Random(fen)
+    eng = rs.eng
+    s, moves, first = setup_list(rs, fen, at_end)
+    n = len(moves)
+    quiet = [m for m in moves if s.pos.board[m >> 8] == EMPTY]
+    pv = rng.choice(moves + [0])
+
+    # generation: the PV move and the captures only
+    eng.poke("local", [pv & 0xFF, pv >> 8], offset=PVF)
+    eng.call("score_moves", x=PLY)
+    keys = [s._gen_key(m, pv) for m in moves]
+    assert eng.peek("ms_key", n, first) == keys
+    assert eng.peek("local")[BI] == first + s._scan(keys, 0)
+    assert canaries_kept(rs)
+
+    # the picks of the PV move and the captures (the reference's swaps)
+    moves, keys = list(moves), list(keys)
+    i = 0
+    while i < n and max(keys[i:]) >= KEY_CAPTURE:
+        s._pick_lazy(moves, keys, i, PLY, True)
+        i += 1
+    assert n - i == len(quiet) - (pv in quiet)
+
+    # history and killers as the subtrees left them; then the quiet moves' keys
+    s.hist = [rng.randrange(256) for _ in range(len(s.hist))]
+    rest = moves[i:]
+    s.killers[PLY] = [rng.choice(rest + [0x2D2D]), rng.choice(rest + [0x2D2D])] if rest else [0, 0]
+    for quiet_order, mode in ((True, 0xC0), (False, 0x40)):
+        if i == n:
+            break
+        put_list(rs, first, moves, keys)
+        eng.poke("history", s.hist)
+        k1, k2 = s.killers[PLY]
+        rs.wr("killers", [k1 & 0xFF, k1 >> 8, k2 & 0xFF, k2 >> 8], 4 * PLY)
+        eng.call("score_quiets", a=mode, y=first + i)
+        want = keys[:i] + [s._quiet_key(m, PLY, quiet_order) for m in moves[i:]]
+        assert eng.peek("ms_key", n, first) == want
+        best = s._scan(want, i)
+        assert eng.peek("local")[BI] == first + best
+        assert (eng.cpu.mpu.a, eng.cpu.mpu.y) == (want[best], first + i)
+        assert eng.peek("history")[0] == s.hist[0]        # its first entry, not a canary here
+        eng.poke("history", [CANARY["history"]])
+        assert canaries_kept(rs)
+
+    # a later pick's scan (the quiet keys of the main search in place)
+    if n - i >= 2:
+        want = keys[:i] + [s._quiet_key(m, PLY, True) for m in moves[i:]]
+        s._pick_lazy(moves, want, i, PLY, True)         # keyed: a plain selection step
+        put_list(rs, first, moves, want)
+        eng.call("pick", x=PLY, y=first + i + 1)
+        best = s._scan(want, i + 1)
+        assert eng.peek("local")[BI] == first + best
+        assert (eng.cpu.mpu.a, eng.cpu.mpu.y) == (want[best], first + i + 1)
+        assert canaries_kept(rs)
