@@ -10,6 +10,9 @@
 
 ksq = local+0          ; the king's square
 
+; king_rel (below) covers the squares within this offset of a king
+KING_REL_REACH = 2 * UP + RIGHT
+
 ;; Return from the routine with C = 1 when A (a square's code) is an
 ;; enemy piece of `kind`.  nz: A is known not to be empty (0).  Clobbers X.
 ;; Red's pieces are $10-$1F, Black's $20-$2F, off the board $FF: against
@@ -253,11 +256,13 @@ left:
 .endmacro
 
 ;; The fast legality test for the side whose king is in slot kslot.
-.macro FAST_LEGAL kslot, full, lup, ldown, lleft, lright, hur, hul, hdr, hdl
+;; ft: a second entry (a label of the .proc) with Y = from, fl_to = to.
+.macro FAST_LEGAL kslot, full, lup, ldown, lleft, lright, hur, hul, hdr, hdl, ft
   .local from_done, from_line, diag, to_test, legal, illegal, dl, dr, ul
   lda undo_to-1,x
   sta fl_to
   ldy undo_from-1,x
+ft:
   ldx piece_sq+kslot   ; X = ksq until a test is called
   stx ksq
   cpx fl_to
@@ -309,10 +314,10 @@ illegal:               ; C from the last test
 .endmacro
 
 .proc red_moved_fast
-  FAST_LEGAL 0, in_check_red, red_up, red_down, red_left, red_right, red_hur, red_hul, red_hdr, red_hdl
+  FAST_LEGAL 0, in_check_red, red_up, red_down, red_left, red_right, red_hur, red_hul, red_hdr, red_hdl, ft
 .endproc
 .proc black_moved_fast
-  FAST_LEGAL 16, in_check_black, black_up, black_down, black_left, black_right, black_hur, black_hul, black_hdr, black_hdl
+  FAST_LEGAL 16, in_check_black, black_up, black_down, black_left, black_right, black_hur, black_hul, black_hdr, black_hdl, ft
 .endproc
 
 ; Red's king against Black's pieces
@@ -365,6 +370,333 @@ illegal:               ; C from the last test
 .proc black_hdl
   HORSE_SQUARES 2*::DOWN+::LEFT, ::DOWN+2*::LEFT, ::RED_TAG
 .endproc
+
+; ---- does the move just made give check?  (eng_gives_check)
+
+;; The fast "gives check" test for the king in slot kslot (the side now to
+;; move), with X = eng_ply >= 2: see eng_gives_check.  Ends with eng_chk
+;; and C set (1: in check).  ft: a second entry (a label of the .proc) with
+;; Y = from and fl_to = to.
+.macro GIVES_CHECK kslot, lup, ldown, lleft, lright, hur, hul, hdr, hdl, pawn_fwd, ft
+  .local from_done, from_line, to_test, to_line, to_off, yes, no, dl, dr, ul
+  lda undo_to-1,x
+  sta fl_to
+  ldy undo_from-1,x    ; Y = from
+ft:
+  ldx piece_sq+kslot   ; X = ksq until a test is called
+  bne :+
+  jmp no               ; no king (test positions only): not in check
+: stx ksq
+  ; from: the king's line through it (a rook, king or cannon line opened,
+  ; or a cannon's screen gone), or its diagonal neighbour (a horse's leg
+  ; freed)
+  lda sq_file,y
+  cmp sq_file,x
+  beq from_line
+  lda sq_rank,y
+  cmp sq_rank,x
+  beq from_line
+  tya
+  sec
+  sbc ksq              ; from - ksq, C = 1 when >= 0
+  adc #<(-(::DOWN+::LEFT)) ; + 12 (+ 1 when >= 0): the four diagonal
+  cmp #::UP+::RIGHT-::DOWN-::LEFT+2 ; neighbours give 25, 23, 2, 0, the
+  bcs to_test          ; squares outside -12..12 give 26 and more
+  cmp #::UP+::RIGHT-::DOWN-::LEFT+1
+  bne ul
+  jsr hur
+  jmp from_done
+ul:
+  cmp #::UP+::LEFT-::DOWN-::LEFT+1
+  bne dr
+  jsr hul
+  jmp from_done
+dr:
+  cmp #::DOWN+::RIGHT-::DOWN-::LEFT
+  bne dl
+  jsr hdr
+  jmp from_done
+dl:
+  cmp #0
+  bne to_test
+  jsr hdl
+  jmp from_done
+from_line:
+  LINE_THROUGH_Y lup, ldown, lleft, lright, from_done, to_test
+from_done:
+  bcs yes
+  ldx ksq
+to_test:               ; X = ksq
+  ; to: the king's line through it (the mover as a rook, king or cannon,
+  ; or as a new cannon screen), else the mover as a horse
+  ldy fl_to
+  LINE_THROUGH_Y lup, ldown, lleft, lright, to_line, to_off
+to_line:
+  bcs yes
+  ; the mover as a pawn in front of the king or beside it
+  ldy fl_to
+  ldx board,y
+  lda piece_kind-CODE_BASE,x
+  cmp #KIND_PAWN
+  bne no
+  tya
+  sec
+  sbc ksq
+  cmp #<(pawn_fwd)
+  beq yes
+  cmp #<(::RIGHT)
+  beq yes
+  cmp #<(::LEFT)
+  beq yes
+  bne no               ; always
+to_off:                ; Y = to, off the king's lines
+  ldx board,y
+  lda piece_kind-CODE_BASE,x
+  cmp #KIND_HORSE
+  bne no
+  tya                  ; a horse square of the king, its leg empty
+  sec
+  sbc ksq
+  clc
+  adc #KING_REL_REACH
+  cmp #2*KING_REL_REACH+1
+  bcs no
+  tax
+  lda king_rel,x
+  cmp #2
+  bcc no               ; 0: not near, 1: a diagonal neighbour
+  adc ksq              ; C = 1: + the leg offset - 1 ...
+  tax
+  lda board-1,x        ; ... so the leg is board-1,x
+  bne no
+yes:
+  lda #1
+  sta eng_chk
+  sec
+  rts
+no:
+  lda #0
+  sta eng_chk
+  clc
+  rts
+.endmacro
+
+;;
+; After eng_make inside a search: is the side now to move (eng_side) in
+; check?  The same answer as eng_in_check with A = eng_side, and the same
+; state: C = 1 in check, and eng_chk = 0/1.
+; Precondition (eng_ply >= 2): the side now to move was not in check
+;   before the move.  This holds for every move made below a search's root:
+;   each position there was reached by a legal move (so the side that made
+;   it is not in check), or by a null move, which is only made when the
+;   side to move is not in check.  It need not hold at the root (eng_load
+;   accepts a position whose side not to move is in check; parse_fen
+;   rejects it), so a root move (eng_ply = 1) runs the full test.
+; Since only `from` (now empty) and `to` (now the mover) changed, and the
+; full test found no attack before the move, only the parts of the test
+; that read one of them can have changed, and only those run (docs/
+; ENGINE_ROM.md, "The gives-check test"): the king's line through `from`,
+; the king's line through `to` (each the whole ray: rook or king first,
+; cannon second), the horse pair whose leg is `from`, the mover itself as
+; a horse (`to` a horse square, its leg empty) or as a pawn (`to` in front
+; of the king or beside it).
+; Uses local+0..1.  Clobbers A, X, Y.
+; Cycles: 149 on average after a make in the middlegames, 362 at most
+;   (bench/rom_bench.py; about 120 when `from` and `to` are off the king's
+;   lines, a ray test adds 30-200), against 308 for the full test.
+.proc eng_gives_check
+  ldx eng_ply
+  cpx #2
+  bcs fast
+  lda eng_side         ; a root move: the full test
+  jmp eng_in_check
+fast:
+  lda eng_side
+  beq red
+  jmp black_gives_check
+red:
+  GIVES_CHECK 0, red_up, red_down, red_left, red_right, red_hur, red_hul, red_hdr, red_hdl, ::UP, red_ft
+.endproc
+
+.proc black_gives_check
+  GIVES_CHECK 16, black_up, black_down, black_left, black_right, black_hur, black_hul, black_hdr, black_hdl, ::DOWN, ft
+.endproc
+
+; ---- can a quiet move be counted without making it?  (eng_quiet_safe)
+
+qs_from = local+2      ; (local+0..1: ksq and fl_to of the tests it calls)
+qs_to   = local+3
+qs_ff   = local+4      ; from's file, rank
+qs_fr   = local+5
+qs_tf   = local+6      ; to's file, rank
+qs_tr   = local+7
+qs_ek   = local+8      ; the enemy king's square
+qs_ok   = local+9      ; the mover's king's square
+qs_chk  = local+10     ; eng_chk, kept
+
+;;
+; Before a quiet move is made: is it legal and not a check?  For ab_node's
+; futility pruning, which counts such a move as a legal move and skips it:
+; deciding it here saves the make, the two tests and the unmake.
+; Input: Y = the move-stack index of a quiet move (`to` empty) of the side
+;   to move; neither side in check (true at a node below the root that is
+;   not in check: see eng_gives_check).
+; Output: C = 0: the move is legal and gives no check; C = 1: it is a king
+;   move, illegal, or a check (make it and test).  Exact: C = 0 exactly when
+;   the mover is not the king, the move is legal and it gives no check.
+;   The position (and eng_chk) is as before.
+; Most moves touch neither king: `from` and `to` off the mover's king's
+; lines and `from` not its diagonal neighbour (then it is legal, as in
+; eng_is_legal's fast path, and not a king move), and the same for the enemy
+; king, whose horse squares the mover (if a horse) does not reach with the
+; leg empty (then it gives no check, as in eng_gives_check; `from` is not
+; that leg, so the leg reads the same before the move as after it; a pawn's
+; checking squares are on the king's lines).  Otherwise the piece is moved
+; on the board alone (piece lists, score, key untouched: the tests read only
+; the board, piece_kind and the kings' squares) and the tests of
+; eng_is_legal's and eng_gives_check's fast paths run from their `ft`
+; entries; then the board is put back.
+; Uses local+0..10.  Clobbers A, X, Y.
+; Cycles: 221 on average when the move touches neither king, 488 when it
+;   does, 865 at most (middlegames, bench/rom_bench.py), against about 790
+;   for eng_make + eng_is_legal + eng_gives_check + eng_unmake.
+.proc eng_quiet_safe
+  lda ms_to,y
+  sta qs_to
+  tax
+  lda sq_file,x
+  sta qs_tf
+  lda sq_rank,x
+  sta qs_tr
+  ldx ms_from,y
+  stx qs_from
+  lda sq_file,x
+  sta qs_ff
+  lda sq_rank,x
+  sta qs_fr
+  lda eng_side
+  bne black
+  ldy piece_sq+16      ; the enemy king
+  ldx piece_sq+0       ; the mover's king
+  jmp kings
+black:
+  ldy piece_sq+0
+  ldx piece_sq+16
+kings:
+  sty qs_ek
+  stx qs_ok
+  jsr near_king
+  bcs exact
+  ldx qs_ek
+  jsr near_king
+  bcs exact
+  ldx qs_from          ; the mover as a horse giving check from `to`
+  ldy board,x
+  lda piece_kind-CODE_BASE,y
+  cmp #KIND_HORSE
+  bne safe
+  lda qs_to
+  sec
+  sbc qs_ek
+  clc
+  adc #KING_REL_REACH
+  cmp #2*KING_REL_REACH+1
+  bcs safe
+  tax
+  lda king_rel,x
+  cmp #2
+  bcc safe             ; 0: not near, 1: a diagonal neighbour
+  adc qs_ek            ; C = 1: the leg + 1
+  tax
+  lda board-1,x
+  bne safe             ; the leg is blocked
+  sec                  ; a check
+  rts
+safe:
+  clc
+  rts
+exact:                 ; a king's line or diagonal neighbour: test the move
+  ldx qs_from
+  cpx qs_ok
+  beq done             ; a king move (C = 1): make it
+  lda board,x          ; the mover to `to`, on the board only
+  ldy qs_to
+  sty fl_to
+  sta board,y
+  lda #SQ_EMPTY
+  sta board,x
+  lda eng_chk
+  sta qs_chk
+  ldy qs_from
+  lda eng_side
+  bne black_moves
+  jsr red_moved_fast::ft
+  bcs put_back         ; illegal
+  ldy qs_from
+  jsr black_gives_check::ft
+  jmp put_back
+black_moves:
+  jsr black_moved_fast::ft
+  bcs put_back         ; illegal
+  ldy qs_from
+  jsr eng_gives_check::red_ft
+put_back:              ; C = the answer
+  lda qs_chk
+  sta eng_chk
+  ldx qs_to
+  lda board,x
+  ldy qs_from
+  sta board,y
+  lda #SQ_EMPTY
+  sta board,x
+done:
+  rts
+.endproc
+
+;;
+; For eng_quiet_safe: C = 1 when the king on square X (0: none) has `from`
+; or `to` (qs_ff/qs_fr, qs_tf/qs_tr) on its file or rank, or `from` as a
+; diagonal neighbour.  Clobbers A, X.  32-48 cycles.
+.proc near_king
+  lda sq_file,x
+  cmp qs_ff
+  beq yes
+  cmp qs_tf
+  beq yes
+  lda sq_rank,x
+  cmp qs_fr
+  beq yes
+  cmp qs_tr
+  beq yes
+  txa                  ; from - king
+  eor #$FF
+  sec
+  adc qs_from
+  clc
+  adc #KING_REL_REACH
+  cmp #2*KING_REL_REACH+1
+  bcs far
+  tax
+  lda king_rel,x
+  lsr a                ; C = bit 0: a diagonal neighbour
+  rts
+far:
+  clc
+yes:                   ; C = 1 from the equal compare
+  rts
+.endproc
+
+.segment "RODATA"
+; king_rel[d + KING_REL_REACH] for d = square - king square, |d| <= 23:
+; 1 for the four diagonal neighbours, the leg offset (even) for the eight
+; squares a horse attacks the king from, else 0.
+king_rel:
+  .byte $F4, $00, $F6, $00, $00, $00, $00, $00, $00, $00, $F4, $01   ; -23..-12
+  .byte $00, $01, $F6, $00, $00, $00, $00, $00, $00, $00, $00, $00   ; -11..0
+  .byte $00, $00, $00, $00, $00, $00, $00, $00, $0A, $01, $00, $01   ; 1..12
+  .byte $0C, $00, $00, $00, $00, $00, $00, $00, $0A, $00, $0C        ; 13..23
+.assert * - king_rel = 2 * KING_REL_REACH + 1, error, "king_rel covers -23..23"
+.segment "CODE"
 
 .proc in_check_red
   IN_CHECK 0, ::BLACK_TAG, ::UP, 8 + KIND_HORSE, 8 + KIND_PAWN

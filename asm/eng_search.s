@@ -24,7 +24,8 @@
 ; side to move was in check there.
 ;
 ; Locals: rv = local+14..15 carries a node's value (it survives make,
-; unmake, eng_gen, eng_in_check and eng_eval, which use local+0..13).
+; unmake, eng_gen, eng_in_check, eng_gives_check, eng_quiet_safe and eng_eval,
+; which use local+0..13).
 
 .include "global.inc"
 .include "eng.inc"
@@ -1551,22 +1552,68 @@ generated:
   cmp #1               ; C = 1: a capture
   lda s_flags,x
   and #<~(S_F_QUIET | S_F_CCHECK | S_F_CPV)
-  bcs :+
+  bcs make_flags       ; a capture: never pruned
   ora #S_F_QUIET
-: sta s_flags,x
+  sta s_flags,x
+.if ::PRUNE_ANY
+  ; futility (docs/ENGINE.md, Alpha-beta step 6): a quiet move that is not
+  ; the PV move and gives no check is skipped (counted as a legal move, not
+  ; as a node) when s_fut <= alpha and alpha > -MATE_BOUND.  Neither
+  ; changes during a make, so this is decided before it; s_fut <= alpha
+  ; also means ply > 0 and not in check (prune_setup).
+  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, {s_fut_lo,x}, {s_fut_hi,x}
+  bmi make             ; alpha < static + margin
+  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo,x}, {s_alpha_hi,x}
+  bpl make             ; alpha <= -MATE_BOUND
+  jsr eng_quiet_safe   ; legal, no check, not the king (without a make)?
+  ldx eng_ply
+  bcs fut_make
+  lda s_flags,x        ; yes: a legal move, pruned
+  and #S_F_LEGAL
+  cmp #S_F_LEGAL
+  bcs to_next_f
+  inc s_flags,x
+to_next_f:
+  jmp next
+fut_make:              ; a king move, an illegal move or a check: made and
+                       ; tested as any move, pruned if legal and no check
+  lda s_cur,x
+  tax
+  jsr eng_make
+  jsr eng_is_legal
+  bcs unmake_next
+  ldx eng_ply
+  lda s_flags-1,x
+  and #S_F_LEGAL
+  cmp #S_F_LEGAL
+  bcs :+
+  inc s_flags-1,x
+: jsr eng_gives_check
+  bcc unmake_next      ; no check: pruned
+  ldx eng_ply
+  lda s_flags-1,x
+  ora #S_F_CCHECK
+  sta s_flags-1,x
+  jmp count
+.endif
 make:
   tya
   tax
   jsr eng_make
   jsr eng_is_legal
   bcc legal
+unmake_next:
   jsr eng_unmake
   jmp next
+make_flags:
+  sta s_flags,x
+  jmp make
 first:                 ; the first pick: the PV move when its key is $FF
   lda ms_key,y
   cmp #KEY_PV
-  bne picked
-  ldx ms_to,y
+  beq :+
+  jmp picked
+: ldx ms_to,y
   lda board,x
   ldx eng_ply
   cmp #1               ; C = 1: a capture
@@ -1590,29 +1637,12 @@ legal:
   cmp #S_F_LEGAL
   bcs :+
   inc s_flags-1,x
-: lda eng_side
-  jsr eng_in_check
+: jsr eng_gives_check  ; = eng_in_check(eng_side), from `from` and `to`
   ldx eng_ply
-  bcc no_check
+  bcc count            ; (futility was decided before the make: fut_make)
   lda s_flags-1,x
   ora #S_F_CCHECK
   sta s_flags-1,x
-  bne count            ; always
-no_check:
-.if ::PRUNE_ANY
-  ; futility: a quiet move that gives no check and is not the PV move is
-  ; skipped (made, not counted) when s_fut <= alpha and alpha > -MATE_BOUND
-  lda s_flags-1,x
-  and #S_F_QUIET | S_F_CPV
-  cmp #S_F_QUIET
-  bne count
-  SLT16 {s_alpha_lo-1,x}, {s_alpha_hi-1,x}, {s_fut_lo-1,x}, {s_fut_hi-1,x}
-  bmi count            ; alpha < static + margin
-  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo-1,x}, {s_alpha_hi-1,x}
-  bpl count            ; alpha <= -MATE_BOUND
-  jsr eng_unmake
-  jmp next
-.endif
 count:
   COUNT_NODE abort
   ; push_history (reference): s_rep_top + 1, its key, and whether the
@@ -1911,8 +1941,7 @@ legal:
   ora #1
   sta s_flags-1,x
   COUNT_NODE abort
-  lda eng_side
-  jsr eng_in_check
+  jsr eng_gives_check  ; = eng_in_check(eng_side), from `from` and `to`
   lda #0
   ror a                ; C -> bit 7: S_F_CHECK
   ldx eng_ply

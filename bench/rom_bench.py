@@ -11,6 +11,10 @@ Measures, on bench/middlegames.fen (40 middlegames) and the perft suite
   * eng_in_check: mean and maximum (both sides of every position), and
     eng_is_legal after every make: with the node's check state known (the
     search and perft call eng_in_check first) and not known (full test);
+  * the search's shortcuts: eng_gives_check after every legal make below
+    the root (eng_ply >= 1 before the make, its fast path), and
+    eng_quiet_safe before every quiet move (positions not in check), split
+    by whether the move touches a king (then it tests the move on the board);
   * eng_perft: leaf nodes per NES second (1.789773 MHz) per suite position
     at --perft-depth (default 3);
   * the RAM budget as built (from the linker map rom/xiangqi.map.json).
@@ -74,8 +78,12 @@ def measure_moves(eng: RomEngine, fens: list[str]) -> dict:
             eng.make(i)
             legal_full.append(eng.call("eng_is_legal"))
             eng.unmake()
+    gives, safe_clear, safe_touch = measure_shortcuts(eng, fens)
     mean = lambda xs: round(statistics.mean(xs), 1) if xs else None  # noqa: E731
     return {
+        "gives_check_mean": mean(gives), "gives_check_max": max(gives),
+        "quiet_safe_clear_mean": mean(safe_clear), "quiet_safe_touch_mean": mean(safe_touch),
+        "quiet_safe_max": max(safe_clear + safe_touch),
         "positions": len(fens),
         "gen_cycles_per_move": round(gen_cycles / gen_moves, 1),
         "gen_cycles_per_position": round(gen_cycles / len(fens)),
@@ -89,6 +97,50 @@ def measure_moves(eng: RomEngine, fens: list[str]) -> dict:
         "is_legal_after_make_mean": mean(legal_test), "is_legal_after_make_max": max(legal_test),
         "is_legal_unknown_check_mean": mean(legal_full),
     }
+
+
+def touches_a_king(pos, frm: int, to: int) -> bool:
+    """Does a quiet move reach eng_quiet_safe's board test (its header):
+    `from` or `to` on a king's file or rank, `from` a king's diagonal
+    neighbour, or a horse landing where it may check the enemy king?"""
+    width = 11
+    own, enemy = pos.piece_sq[pos.side << 4], pos.piece_sq[(pos.side ^ 1) << 4]
+    for king in (own, enemy):
+        for sq in (frm, to):
+            if (sq - king) % width == 0 or (sq - 1) // width == (king - 1) // width:
+                return True
+        if frm - king in (width + 1, width - 1, -width + 1, -width - 1):
+            return True
+    code = pos.board[frm]
+    horse = pos.piece_kind[(code & 0x0F) | (16 if code & 0x20 else 0)] == 4
+    return horse and to - enemy in (23, 13, 21, 9, -21, -9, -23, -13)
+
+
+def measure_shortcuts(eng: RomEngine, fens: list[str]) -> tuple[list[int], list[int], list[int]]:
+    """Cycles of eng_gives_check after every legal make one ply below the
+    root (eng_ply poked to 1: the fast path; the positions are legal, so its
+    precondition holds), and of eng_quiet_safe before every quiet move of
+    the positions not in check (clear of both kings, or touching one)."""
+    gives, clear, touch = [], [], []
+    for fen in fens:
+        pos = parse_fen(fen)
+        eng.load(pos)
+        eng.poke("eng_ply", [1])
+        eng.call("eng_in_check", a=pos.side)
+        moves = eng.generate()
+        for i, m in enumerate(moves):
+            eng.make(i)
+            if eng.is_legal():
+                gives.append(eng.call("eng_gives_check"))
+            eng.unmake()
+        if not pos.in_check(pos.side):
+            for i, m in enumerate(moves):
+                if pos.board[m >> 8] == 0:
+                    c = eng.call("eng_quiet_safe", y=i)
+                    (touch if touches_a_king(pos, m & 0xFF, m >> 8) else clear).append(c)
+        eng.poke("ms_top", [0])
+        eng.poke("eng_ply", [0])
+    return gives, clear, touch
 
 
 def measure_perft(eng: RomEngine, depth: int, lines: set[int] | None = None) -> list[dict]:
@@ -136,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  eng_in_check       {m['in_check_mean']:>8} mean, max {m['in_check_max']}")
     print(f"  eng_is_legal       {m['is_legal_after_make_mean']:>8} mean after make, max {m['is_legal_after_make_max']}"
           f" ({m['is_legal_unknown_check_mean']} when the check state is not known)")
+    print(f"  eng_gives_check    {m['gives_check_mean']:>8} mean after a make below the root, "
+          f"max {m['gives_check_max']}")
+    print(f"  eng_quiet_safe     {m['quiet_safe_clear_mean']:>8} mean when the move touches neither king, "
+          f"{m['quiet_safe_touch_mean']} when it does, max {m['quiet_safe_max']}")
     print(f"perft depth {args.perft_depth} (leaves per NES second at {NES_HZ / 1e6:.6f} MHz)")
     total_n = total_c = 0
     for r in res["perft"]:
