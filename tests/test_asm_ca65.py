@@ -160,6 +160,23 @@ def test_random_expressions_match_ca65(tmp_path_factory, exprs):
     assert_same(ref, ours)
 
 
+# ca65 shifts a 64-bit `long`: `>>` is logical, and a negative count or one of
+# 64 or more gives 0 (hypothesis once found `((0 - 1) >> 1) >= 0` differing).
+_SHIFT_EDGES = ["((0 - 1) >> 1) >= 0", "(0 - 8) >> 1", "(0 - 8) .shr 65", "5 << (0 - 1)",
+                "(0 - 8) >> (0 - 1)", "(1 << 63) >= 0", "(1 << 63) >> 63", "((0 - 1) << 62) >> 60",
+                "5 << 64", "(0 - 4) .shr 1 >= 0", "(0 - 300) >> 12", "$7FFF << 50 >> 40"]
+
+
+@needs_ca65
+def test_shift_edges_match_ca65(tmp_path: Path):
+    lines = ['.segment "CODE"'] + [f"    .word ({e}) & $FFFF\n    .byte ({e}) >= 0" for e in _SHIFT_EDGES]
+    (tmp_path / "e.s").write_text("\n".join(lines) + "\n")
+    (tmp_path / "e.cfg").write_text(CFG.read_text())
+    ref = build_with_ca65([str(tmp_path / "e.s")], str(tmp_path / "e.cfg"), cwd=str(tmp_path))
+    ours = assemble_and_link([str(tmp_path / "e.s")], str(tmp_path / "e.cfg")).image
+    assert_same(ref, ours)
+
+
 # ---------------------------------------------------------------- operand size selection
 _ATOMS = ["zpa", "zpb", "absa", "absb", "czp", "cabs", "fzp", "fabs", "$12", "$1234", "izp", "iabs",
           "fwdlab", "*"]

@@ -61,12 +61,35 @@ def _cmod(a: int, b: int) -> int:
     return a - b * _cdiv(a, b)
 
 
+_LONG_MASK = (1 << 64) - 1
+
+
+def _s64(x: int) -> int:
+    """x as ca65's `long` (64-bit two's complement on a 64-bit host)."""
+    x &= _LONG_MASK
+    return x - (1 << 64) if x >> 63 else x
+
+
+def _shl(a: int, b: int) -> int:
+    """ca65's shl_l: the count is taken as unsigned (a negative count is
+    huge), and a count of 64 or more gives 0."""
+    b &= 0xFFFFFFFF
+    return _s64(a << b) if b < 64 else 0
+
+
+def _shr(a: int, b: int) -> int:
+    """ca65's shr_l: a *logical* right shift of the 64-bit value, so
+    `(0 - 1) >> 1` is $7FFF_FFFF_FFFF_FFFF, not -1; counts as in _shl."""
+    b &= 0xFFFFFFFF
+    return _s64((a & _LONG_MASK) >> b) if b < 64 else 0
+
+
 _BIN: dict[str, Callable[[int, int], int]] = {
     "&": lambda a, b: a & b,
     "^": lambda a, b: a ^ b,
     "|": lambda a, b: a | b,
-    "<<": lambda a, b: a << b if b >= 0 else a >> -b,
-    ">>": lambda a, b: a >> b if b >= 0 else a << -b,
+    "<<": lambda a, b: _shl(a, b),
+    ">>": lambda a, b: _shr(a, b),
     "=": lambda a, b: int(a == b),
     "<>": lambda a, b: int(a != b),
     "<": lambda a, b: int(a < b),
