@@ -6,10 +6,12 @@
 ;
 ; The knowledge terms (docs/ENGINE.md "Evaluation") are computed only when
 ; the active weight set has any (ev_knowledge).  Every table comes from
-; tools/gen_tables.py (evaluate.build_tables), per weight set.  Per-piece
-; terms are first counted, Red minus Black, in signed bytes (blocked horse
-; legs, blocked elephant eyes, rooks on the enemy king's file) and
-; multiplied by their weight once at the end; the cannon-file term is added
+; tools/gen_tables.py (evaluate.build_tables), per weight set.  Every kind
+; has fixed slots (docs/ENGINE.md "Board"), so the per-piece terms read the
+; horses, elephants, rooks and cannons straight from their slots, with no
+; kind lookup: blocked horse legs, blocked elephant eyes and rooks on the
+; enemy king's file are counted, Red minus Black, in X and multiplied by
+; their weight once per kind (COUNT_TIMES); the cannon-file term is added
 ; per cannon.  All the 16-bit adds wrap (mod 2^16), so the order of the
 ; terms does not matter and the result is exactly the reference's s16().
 ;
@@ -22,16 +24,13 @@
 .include "search.inc"
 
 acc  = local+0         ; 2 bytes: eng_score + the knowledge sum, then the result
-bkf  = local+2         ; Black's king's file (for Red's rooks and cannons)
+bkf  = local+2         ; Black's king's file (for Red's rooks and cannons), $7F: no king
 rkf  = local+3         ; Red's king's file (for Black's)
 wlo  = local+4         ; a weight (16-bit) for MULADD; the king's square
 whi  = local+5         ;   for ev_cannon
-hb   = local+6         ; blocked horse legs, Red minus Black (signed)
-eb   = local+7         ; blocked elephant eyes, Red minus Black
-rf   = local+8         ; rooks on the enemy king's file, Red minus Black
-btw  = local+9         ; pieces between a cannon and the enemy king
+btw  = local+9         ; pieces between a cannon and the enemy king (ev_cannon)
 cfile = local+10       ; 2 bytes: this set's cannon-file table (ev_cannon)
-; after the piece loop:
+; after the pieces:
 dif  = local+2         ; a signed count (MULADD)
 cdif = local+3         ; own - enemy cannons
 
@@ -115,27 +114,29 @@ negative:
 done:
 .endmacro
 
-;; counter + 1 (red = 1) or - 1 (red = 0).
-.macro TALLY red, counter
+;; X + 1 (red = 1) or X - 1 (red = 0): the count of a per-piece term.
+.macro TALLY red
   .if red
-  inc counter
+  inx
   .else
-  dec counter
+  dex
   .endif
 .endmacro
 
-;; TALLY the counter when board+d,y holds a piece (not empty, not off-board).
-.macro IF_OCCUPIED d, tally, counter
+;; TALLY when board+d,y holds a piece (not empty, not off-board).
+;; 7 cycles when empty.
+.macro IF_OCCUPIED d, red
   .local skip
   lda board+(d),y
   beq skip
   bmi skip             ; SQ_OFFBOARD ($FF); piece codes are $10-$2F
-  TALLY tally, counter
+  TALLY red
 skip:
 .endmacro
 
 ;; An elephant's eye at d is occupied and its target (2d) on the own half.
-.macro EYE d, tally, half
+;; 7 cycles when the eye is empty.
+.macro EYE d, red, half
   .local skip
   lda board+(d),y
   beq skip
@@ -143,55 +144,75 @@ skip:
   lda sq_flags+(2*(d)),y
   and #half
   beq skip
-  TALLY tally, eb
+  TALLY red
 skip:
 .endmacro
 
-;; The horse on square Y: its occupied orthogonal neighbours (the legs).
-;; `tally` 1 = Red (hb goes up), 0 = Black (down).
-.macro HORSE_LEGS tally
-  IF_OCCUPIED DIR_UP, tally, hb
-  IF_OCCUPIED DIR_DOWN, tally, hb
-  IF_OCCUPIED DIR_LEFT, tally, hb
-  IF_OCCUPIED DIR_RIGHT, tally, hb
+;; The horse in `slot` (if on the board): its occupied orthogonal
+;; neighbours (the legs), counted in X (`red` 1: up, 0: down).
+;; 6 cycles for an empty slot, 33-45 for a horse.
+.macro HORSE_LEGS slot, red
+  .local skip
+  ldy piece_sq+slot
+  beq skip
+  IF_OCCUPIED DIR_UP, red
+  IF_OCCUPIED DIR_DOWN, red
+  IF_OCCUPIED DIR_LEFT, red
+  IF_OCCUPIED DIR_RIGHT, red
+skip:
 .endmacro
 
-;; The elephant on square Y: its occupied eyes whose targets lie on the own
-;; half (FLAG_*_HALF `half`).
-.macro ELEPHANT_EYES tally, half
-  EYE DIR_UP+DIR_RIGHT, tally, half
-  EYE DIR_UP+DIR_LEFT, tally, half
-  EYE DIR_DOWN+DIR_RIGHT, tally, half
-  EYE DIR_DOWN+DIR_LEFT, tally, half
+;; The elephant in `slot` (if on the board): its occupied eyes whose
+;; targets lie on the own half (FLAG_*_HALF `half`), counted in X.
+;; 6 cycles for an empty slot, 33 and up for an elephant.
+.macro ELEPHANT_EYES slot, red, half
+  .local skip
+  ldy piece_sq+slot
+  beq skip
+  EYE DIR_UP+DIR_RIGHT, red, half
+  EYE DIR_UP+DIR_LEFT, red, half
+  EYE DIR_DOWN+DIR_RIGHT, red, half
+  EYE DIR_DOWN+DIR_LEFT, red, half
+skip:
 .endmacro
 
-;; The slot at piece_kind+first,x / piece_sq+first,x (first = 0 Red, 16
-;; Black): nothing for a king, advisor, pawn or empty slot (ev_kclass 0);
-;; a horse or elephant goes on to `he` (with A = its class); a rook or
-;; cannon on to `file` when it is on the enemy king's file (`kfile`).
-;; Falls through when there is nothing to do: 11 cycles for a class-0
-;; slot, 25 for a rook or cannon off that file.  A captured rook or cannon
-;; (square 0) needs no test: sq_file[0] = $FF is no king's file.
-.macro SLOT first, he, kfile, file
-  .local next
-  ldy piece_kind+first,x
-  lda ev_kclass,y
-  beq next             ; king, advisor, pawn, no piece
-  bpl he               ; $01 horse, $40 elephant
-  ldy piece_sq+first,x ; $80: a rook or cannon
+;; The rook in `slot` counts in X when it is on the enemy king's file
+;; (`kfile`).  A captured rook (square 0) needs no test: sq_file[0] = $FF is
+;; no king's file (a missing king's is $7F).  12 cycles off that file.
+.macro ROOK_FILE slot, red, kfile
+  .local skip
+  ldy piece_sq+slot
   lda sq_file,y
   cmp kfile
-  beq file
-next:
+  bne skip
+  TALLY red
+skip:
 .endmacro
 
-;; The horse or elephant (class in A) of SLOT `first`: on to `horse`, or
-;; falls through for an elephant; to `next` when captured.
-.macro HORSE_OR_ELEPHANT first, next, horse
-  ldy piece_sq+first,x
-  beq next             ; captured
-  lsr a
-  bcs horse            ; $01
+;; The cannon in `slot`: its cannon-file term when it is on the enemy
+;; king's file (ev_cannon, with X = the enemy king's slot).  12 cycles off
+;; that file.
+.macro CANNON_FILE slot, kfile, kslot
+  .local skip
+  ldy piece_sq+slot
+  lda sq_file,y
+  cmp kfile
+  bne skip
+  ldx #kslot
+  jsr ev_cannon
+skip:
+.endmacro
+
+;; acc += X * the set's signed byte weight `table`[eng_vset], when X != 0.
+.macro COUNT_TIMES table
+  .local skip
+  txa
+  beq skip
+  ldy eng_vset
+  LOAD_W8 table
+  txa                  ; N = the count's sign (MULADD)
+  MULADD wlo, whi, 0
+skip:
 .endmacro
 
 ;; The missing-piece terms of one table (miss_elephant or miss_advisor of
@@ -235,10 +256,10 @@ skip:
 ;;
 ; The static evaluation of the position for the side to move, exactly as
 ; reference evaluate(pos, tables of the active weight set); no noise.
-; The per-piece terms walk the slots 15..1 of both sides in one loop, Red's
-; slot x then Black's slot x (SLOT: 11 cycles for a king, advisor, pawn or
-; empty slot, 20-25 for a captured piece); the horse, elephant and file
-; handlers jump back into the loop.
+; The per-piece terms read the fixed slots of each kind (docs/ENGINE.md
+; "Board"): both sides' horses (HORSE_LEGS), elephants (ELEPHANT_EYES),
+; rooks (ROOK_FILE) and cannons (CANNON_FILE), straight-line code with no
+; kind lookup; an empty slot costs 6 cycles.
 ; Input: the position (eng_score, counts, piece lists, board, eng_side)
 ;   and eng_vset (the weight set whose values eng_score holds).
 ; Output: A = low byte, X = high byte of the signed 16-bit score; also in
@@ -246,10 +267,11 @@ skip:
 ; Uses local+0..11 (keeps local+12..15) and 2 bytes of stack (ev_cannon).
 ; Clobbers A, X, Y.
 ; Cycles (to the final RTS): 68-69 with a material+PST set ("basic"); with
-;   the knowledge terms ("full") 766 / 1,074 / 1,789 (min / median / max
-;   over the 520 positions of emu_tests/test_romsearch_eval.py, which
-;   prints them) and 1,325 a call on average in the Hard search of
-;   bench.rom_profile --level Hard --positions 2 (middle-game positions).
+;   the knowledge terms ("full") 501 / 734 / 1,371 (min / median / max over
+;   the 520 positions of emu_tests/test_romsearch_eval.py, which prints
+;   them) and 816 a call on average in the Hard search of
+;   bench.rom_profile --level Hard --positions 2 (middle-game positions;
+;   1,325 with the per-slot kind dispatch it replaced).
 .proc eng_eval
   ldx eng_vset
   lda eng_score        ; acc = eng_score, the knowledge terms added to it
@@ -260,74 +282,43 @@ skip:
   bne knowledge
   jmp side_view
 knowledge:
-  lda #0
-  sta hb
-  sta eb
-  sta rf
-  ldy piece_sq+16      ; Black's king
+  .assert SLOTS_HORSE = 2 && SLOTS_ELEPHANT = 2 && SLOTS_ROOK = 2 && SLOTS_CANNON = 2, error, "eng_eval reads two slots per horse, elephant, rook and cannon"
+  ; blocked horse legs, Red minus Black, times the set's weight
+  ldx #0
+  HORSE_LEGS SLOT_HORSE, 1
+  HORSE_LEGS SLOT_HORSE+1, 1
+  HORSE_LEGS 16+SLOT_HORSE, 0
+  HORSE_LEGS 16+SLOT_HORSE+1, 0
+  COUNT_TIMES ev_horse_leg
+  ; blocked elephant eyes
+  ldx #0
+  ELEPHANT_EYES SLOT_ELEPHANT, 1, FLAG_RED_HALF
+  ELEPHANT_EYES SLOT_ELEPHANT+1, 1, FLAG_RED_HALF
+  ELEPHANT_EYES 16+SLOT_ELEPHANT, 0, FLAG_BLACK_HALF
+  ELEPHANT_EYES 16+SLOT_ELEPHANT+1, 0, FLAG_BLACK_HALF
+  COUNT_TIMES ev_elephant_eye
+  ; the kings' files ($FF for a missing king becomes $7F: no captured
+  ; piece's file, sq_file[0] = $FF, matches it)
+  ldy piece_sq+16+SLOT_KING
   lda sq_file,y
+  and #$7F
   sta bkf
-  ldy piece_sq         ; Red's king
+  ldy piece_sq+SLOT_KING
   lda sq_file,y
+  and #$7F
   sta rkf
-  ldx #15              ; slots 15..1 of each side (slot 0 is the king)
-  bne loop             ; always
-  ; the handlers sit around the loop, in reach of its branches
-r_horse:
-  HORSE_LEGS 1
-  jmp r_next
-r_he:
-  HORSE_OR_ELEPHANT 0, r_next, r_horse
-  ELEPHANT_EYES 1, FLAG_RED_HALF
-  jmp r_next
-loop:
-  SLOT 0, r_he, bkf, r_file
-r_next:
-  SLOT 16, b_he, rkf, b_file
-b_next:
-  dex
-  bne loop
-  jmp terms
-r_file:                ; a rook or cannon on Black's king's file
-  lda piece_kind,x
-  cmp #KIND_ROOK
-  beq :+
-  jmp r_cannon
-: inc rf
-  jmp r_next
-b_file:
-  lda piece_kind+16,x
-  cmp #KIND_ROOK
-  beq :+
-  jmp b_cannon
-: dec rf
-  jmp b_next
-b_he:
-  HORSE_OR_ELEPHANT 16, b_next, b_horse
-  ELEPHANT_EYES 0, FLAG_BLACK_HALF
-  jmp b_next
-b_horse:
-  HORSE_LEGS 0
-  jmp b_next
-terms:
-  ; the counted per-piece terms times their weights (a zero count is skipped)
-  ldy eng_vset
-  lda hb
-  beq :+
-  LOAD_W8 ev_horse_leg
-  ldx hb
-  MULADD wlo, whi, 0
-: lda eb
-  beq :+
-  LOAD_W8 ev_elephant_eye
-  ldx eb
-  MULADD wlo, whi, 0
-: lda rf
-  beq :+
-  LOAD_W8 ev_rook_file
-  ldx rf
-  MULADD wlo, whi, 0
-:
+  ; rooks on the enemy king's file
+  ldx #0
+  ROOK_FILE SLOT_ROOK, 1, bkf
+  ROOK_FILE SLOT_ROOK+1, 1, bkf
+  ROOK_FILE 16+SLOT_ROOK, 0, rkf
+  ROOK_FILE 16+SLOT_ROOK+1, 0, rkf
+  COUNT_TIMES ev_rook_file
+  ; cannons on the enemy king's file
+  CANNON_FILE SLOT_CANNON, bkf, 16+SLOT_KING
+  CANNON_FILE SLOT_CANNON+1, bkf, 16+SLOT_KING
+  CANNON_FILE 16+SLOT_CANNON, rkf, SLOT_KING
+  CANNON_FILE 16+SLOT_CANNON+1, rkf, SLOT_KING
   ; dynamic horse/cannon: (own - enemy) * dyn[n], n = pieces on the board
   ; (not counted when both differences are 0)
   lda counts+KIND_CANNON
@@ -423,26 +414,19 @@ black:
   tax
   lda acc
   rts
-  ; the cannon on square Y is on the enemy king's file (rare)
-r_cannon:
-  lda piece_sq+16      ; Black's king
-  sta wlo
-  jsr ev_cannon
-  ACC_ADD_W
-  jmp r_next
-b_cannon:
-  lda piece_sq         ; Red's king
-  sta wlo
-  jsr ev_cannon
-  ACC_SUB_W
-  jmp b_next
 .endproc
 
 ;;
 ; The cannon-file term of the cannon on square Y whose file holds the enemy
-; king (on square wlo): (wlo, whi) = cannon_file[min(pieces between, 3)]
-; of the active set sign-extended.  Clobbers A, Y, btw, cfile; keeps X.
+; king (the king in slot X: SLOT_KING for a Black cannon, 16+SLOT_KING for
+; a Red one): acc += cannon_file[min(pieces between, 3)] of the active set
+; for a Red cannon, acc -= it for a Black one.
+; Clobbers A, X, Y, wlo, whi, btw, cfile.  (Rare: most cannons are not on
+; the enemy king's file.)
 .proc ev_cannon
+  lda piece_sq,x
+  sta wlo              ; the enemy king's square
+  stx whi              ; (its slot: the sign of the term)
   lda #0
   sta btw
   cpy wlo              ; C = 1: the king is below (Y > wlo)
@@ -470,27 +454,28 @@ walk_down:
   inc btw
   bne walk_down        ; always
 counted:
-  stx whi              ; (keeps X)
-  ldx eng_vset
-  lda ev_cannon_file_ptr_l,x
+  ldx whi              ; the king's slot: 0 a Black cannon (subtract), 16 a Red one
+  ldy eng_vset
+  lda ev_cannon_file_ptr_l,y
   sta cfile
-  lda ev_cannon_file_ptr_h,x
+  lda ev_cannon_file_ptr_h,y
   sta cfile+1
-  ldx whi
   ldy btw
   cpy #3
   bcc :+
   ldy #3
 : LOAD_W8 {(cfile)}    ; the signed byte, sign-extended
+  .assert SLOT_KING = 0, error, "ev_cannon tells the sides apart by the enemy king's slot 0 / 16"
+  cpx #16
+  bne black
+  ACC_ADD_W
+  rts
+black:
+  ACC_SUB_W
   rts
 .endproc
 
 .segment "RODATA"
-; the per-piece term of each kind: $01 horse, $40 elephant, $80 rook or
-; cannon (the file terms), 0 none (SLOT)
-ev_kclass:
-  .byte 0, 0, 0, $40, $01, $80, $80, 0
-.assert >ev_kclass = >(ev_kclass + 7), warning, "ev_kclass crosses a page: a cycle more per lookup (correct, only slower); move it"
 ; (2 - own advisors or elephants) * 3, for 0, 1, 2 of them
 miss_times3:
   .byte 6, 3, 0

@@ -7,8 +7,14 @@
 
 ;;
 ; Loads a position from the compact form and does the canonical rebuild:
-; kings take slot 0, every other piece the next slot of its side in
-; ascending square order; counts, score and Zobrist key are recomputed.
+; every kind has fixed slots (SLOT_x .. SLOT_x + SLOTS_x - 1: king 0,
+; advisors 1-2, elephants 3-4, horses 5-6, rooks 7-8, cannons 9-10, pawns
+; 11-15; reference_py/position.py KIND_SLOTS), taken in ascending square
+; order: a piece gets slot SLOT_x + the pieces of its side and kind placed
+; before it (its count so far).  Counts, score and Zobrist key are
+; recomputed.  A side must not have more pieces of a kind than the kind has
+; slots (fen.py MAX_COUNT refuses such positions; the game never makes
+; one): the extra piece would take the next kind's slot.
 ; Input:
 ;   eng_load_buf (= ms_from, 90 bytes): side*8+kind of each square
 ;     (0 = empty), index rank*9+file, rank 0 = Red's back rank
@@ -18,12 +24,11 @@
 ; Output: board, piece_sq, piece_kind, counts, eng_score, eng_key,
 ;   eng_vbase set; eng_ply = 0, ms_top = 0 (the move stack is emptied),
 ;   eng_chk = $FF.
-; Uses local+0..12.  Clobbers A, X, Y.
+; Uses local+0..1, local+4..12.  Clobbers A, X, Y.
 ; Cycles: about 11,000 for the opening position.
 .proc eng_load
 idx    = local+0       ; 0..89
 pk     = local+1
-nxt    = local+2       ; 2 bytes: next slot of Red, of Black
 vlo    = local+4       ; pointers into the value / Zobrist rows of pk
 vhi    = local+6
 zlo    = local+8
@@ -57,9 +62,6 @@ sq     = local+12
   sta eng_score+1
   sta eng_key
   sta eng_key+1
-  lda #1
-  sta nxt
-  sta nxt+1
   lda eng_vset         ; eng_vbase = ROW_REGION_PAGES * (1 + 2*eng_vset)
   asl a
   ora #1
@@ -81,33 +83,17 @@ sq     = local+12
   lda sq_of90,x
   sta sq
   ldx pk
+  lda counts,x         ; pieces of this side and kind placed so far
   inc counts,x
+  clc
+  adc slot_code,x      ; + CODE_BASE + side*16 + the kind's first slot
+  tay                  ; Y = the piece's code
   txa
   and #7
-  tay                  ; Y = kind
-  txa
-  lsr a
-  lsr a
-  lsr a                ; A = side
-  tax
-  cpy #KIND_KING
-  bne @not_king
-  lda #0               ; slot 0
-  beq @slot
-@not_king:
-  lda nxt,x
-  inc nxt,x
-@slot:                 ; A = slot, X = side
-  cpx #0
-  beq :+
-  ora #16              ; black slots 16-31
-: tax                  ; X = side*16 + slot
-  sty piece_kind,x
+  sta piece_kind-CODE_BASE,y
   lda sq
-  sta piece_sq,x
-  txa
-  clc
-  adc #CODE_BASE       ; code = $10|slot (red), $20|slot (black)
+  sta piece_sq-CODE_BASE,y
+  tya
   ldy sq
   sta board,y
   ; score += V[pk][sq], key ^= Z[pk][sq]
@@ -184,3 +170,13 @@ sq     = local+12
   bpl @square
   rts
 .endproc
+
+.segment "RODATA"
+; [side*8+kind]: the code of the kind's first slot, CODE_BASE + side*16 +
+; SLOT_kind (eng_load adds the pieces of that kind placed so far); entries
+; 0 and 8 (no kind) are unused
+slot_code:
+  .byte 0, CODE_BASE+SLOT_KING, CODE_BASE+SLOT_ADVISOR, CODE_BASE+SLOT_ELEPHANT
+  .byte CODE_BASE+SLOT_HORSE, CODE_BASE+SLOT_ROOK, CODE_BASE+SLOT_CANNON, CODE_BASE+SLOT_PAWN
+  .byte 0, CODE_BASE+16+SLOT_KING, CODE_BASE+16+SLOT_ADVISOR, CODE_BASE+16+SLOT_ELEPHANT
+  .byte CODE_BASE+16+SLOT_HORSE, CODE_BASE+16+SLOT_ROOK, CODE_BASE+16+SLOT_CANNON, CODE_BASE+16+SLOT_PAWN

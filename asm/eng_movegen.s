@@ -8,40 +8,39 @@
 ; up, down, left, right, the two targets in ascending delta order); pawns
 ; forward, then left, then right once across the river.
 ;
-; One generator per (captures-only?, side, kind): the side's tag, palace
-; and half flags and the pawn's direction are immediates.  One slot loop per
-; (mode, side) dispatches on the kind by a branch tree (GEN_LOOP; captures:
-; CAP_LOOP, unrolled, the generators called by jsr).  While
-; generating, X = next free move-stack entry and Y = the piece's square
-; (gen_from).
+; Every kind has fixed slots (docs/ENGINE.md "Board": king 0, advisors
+; 1-2, elephants 3-4, horses 5-6, rooks 7-8, cannons 9-10, pawns 11-15), so
+; the slot order is a fixed sequence of kinds and nothing dispatches on
+; piece_kind: one generator per (captures-only?, side, kind), with the
+; side's tag, palace and half flags and the pawn's direction as
+; immediates, and per (mode, side) the 16 slots unrolled (SLOT_CALLS), each
+; live piece's generator called by jsr with Y = its square.  While
+; generating, X = next free move-stack entry; the sliders keep their square
+; in gen_from.
 
 .include "global.inc"
 .include "eng.inc"
 
-gen_from = local+0     ; square of the piece being generated
-gen_slot = local+1     ; piece index side*16 + slot
+gen_from = local+0     ; square of the slider being generated
 ; (gen_slow_slider also uses local+2..5)
 
 ; ---------------------------------------------------------------- macros
 ; Each push checks the capacity first: a list that does not fit makes the
-; whole generation fail (carry set), as the reference's search treats a
-; node whose moves do not fit as a leaf.  The exception: a quiet-mode rook
-; or cannon has at most SLIDER_MOVES targets, so its generator checks once,
-; on entry, that they all fit (else gen_slow_slider, with checked pushes,
-; does that piece) and pushes unchecked.
+; whole generation fail (carry set, gen_overflow), as the reference's
+; search treats a node whose moves do not fit as a leaf.  The exception: a
+; quiet-mode rook or cannon has at most SLIDER_MOVES targets, so its
+; generator checks once, on entry, that they all fit (else
+; gen_slow_slider, with checked pushes, does that piece) and pushes
+; unchecked.
 
 SLIDER_MOVES = 17      ; 9 squares of its file + 8 of its rank
 
 ;; push (gen_from, Y); Y unchanged.  22 cycles.
-.macro ADD_Y cap
+.macro ADD_Y
   .local ok
   cpx #MOVE_STACK_ENTRIES
   bcc ok
-  .if cap
-  jmp cap_overflow
-  .else
   jmp gen_overflow
-  .endif
 ok:
   tya
   sta ms_to,x
@@ -60,16 +59,12 @@ ok:
   inx
 .endmacro
 
-;; push (Y, Y + t) with Y = gen_from; Y unchanged.  21 cycles.
-.macro ADD_TO t, cap
+;; push (Y, Y + t) with Y = the piece's square; Y unchanged.  21 cycles.
+.macro ADD_TO t
   .local ok
   cpx #MOVE_STACK_ENTRIES
   bcc ok
-  .if cap
-  jmp cap_overflow
-  .else
   jmp gen_overflow
-  .endif
 ok:                    ; C = 0 from the cpx
   tya
   sta ms_from,x
@@ -87,7 +82,7 @@ ok:                    ; C = 0 from the cpx
   .endif
   and #own             ; own piece or off the board ($FF): skip
   bne skip
-  ADD_TO t, cap
+  ADD_TO t
 skip:
 .endmacro
 
@@ -106,7 +101,7 @@ loop:
   beq loop
   and #own
   bne done
-  ADD_Y 1
+  ADD_Y
   .else
   bne stop
   PUSH_Y               ; keeps C for STEP_SCAN
@@ -149,7 +144,7 @@ behind:
   and #own
   bne done
   .if cap
-  ADD_Y 1
+  ADD_Y
   .else
   PUSH_Y
   .endif
@@ -177,7 +172,7 @@ done:
   and #own
   bne skip
   .endif
-  ADD_TO d, cap
+  ADD_TO d
 skip:
 .endmacro
 
@@ -202,7 +197,7 @@ skip:
   and #own
   bne skip
   .endif
-  ADD_TO 2*(d), cap
+  ADD_TO 2*(d)
 skip:
 .endmacro
 
@@ -216,53 +211,44 @@ skip:
 skip:
 .endmacro
 
-;; A generator's end: quiet mode goes back to its slot loop (`next`),
-;; capture mode returns (it was called by its slot's code, CAP_SLOT).
-.macro GEN_END cap, next
-  .if cap
-  rts
-  .else
-  jmp next
-  .endif
-.endmacro
-
-.macro GEN_KING own, pal, cap, next
+;; The generators: called by SLOT_CALLS (jsr) with Y = the piece's square
+;; and X = the next free entry; they return (rts) with X advanced.
+.macro GEN_KING own, pal, cap
   PALACE_STEP ::UP, own, pal, cap
   PALACE_STEP ::DOWN, own, pal, cap
   PALACE_STEP ::LEFT, own, pal, cap
   PALACE_STEP ::RIGHT, own, pal, cap
-  GEN_END cap, next
+  rts
 .endmacro
 
-.macro GEN_ADVISOR own, pal, cap, next
+.macro GEN_ADVISOR own, pal, cap
   PALACE_STEP ::UP+::RIGHT, own, pal, cap
   PALACE_STEP ::UP+::LEFT, own, pal, cap
   PALACE_STEP ::DOWN+::RIGHT, own, pal, cap
   PALACE_STEP ::DOWN+::LEFT, own, pal, cap
-  GEN_END cap, next
+  rts
 .endmacro
 
-.macro GEN_ELEPHANT own, half, cap, next
+.macro GEN_ELEPHANT own, half, cap
   ELEPHANT_STEP ::UP+::RIGHT, own, half, cap
   ELEPHANT_STEP ::UP+::LEFT, own, half, cap
   ELEPHANT_STEP ::DOWN+::RIGHT, own, half, cap
   ELEPHANT_STEP ::DOWN+::LEFT, own, half, cap
-  GEN_END cap, next
+  rts
 .endmacro
 
-.macro GEN_HORSE own, cap, next
+.macro GEN_HORSE own, cap
   HORSE_LEG ::UP, 2*::UP+::LEFT, 2*::UP+::RIGHT, own, cap
   HORSE_LEG ::DOWN, 2*::DOWN+::LEFT, 2*::DOWN+::RIGHT, own, cap
   HORSE_LEG ::LEFT, 2*::LEFT+::DOWN, 2*::LEFT+::UP, own, cap
   HORSE_LEG ::RIGHT, 2*::RIGHT+::DOWN, 2*::RIGHT+::UP, own, cap
-  GEN_END cap, next
+  rts
 .endmacro
 
 ;; quiet mode: `slow` is the entry taken when SLIDER_MOVES may not fit.
-.macro GEN_ROOK own, cap, next, slow
-  .if cap
-  sty gen_from         ; (CAP_DISPATCH does not store it)
-  .else
+.macro GEN_ROOK own, cap, slow
+  sty gen_from
+  .if !cap
   cpx #MOVE_STACK_ENTRIES - SLIDER_MOVES + 1
   bcs slow
   .endif
@@ -270,13 +256,12 @@ skip:
   SLIDE ::DOWN, own, cap, 0
   SLIDE ::LEFT, own, cap, 0
   SLIDE ::RIGHT, own, cap, 0
-  GEN_END cap, next
+  rts
 .endmacro
 
-.macro GEN_CANNON own, cap, next, slow
-  .if cap
-  sty gen_from         ; (CAP_DISPATCH does not store it)
-  .else
+.macro GEN_CANNON own, cap, slow
+  sty gen_from
+  .if !cap
   cpx #MOVE_STACK_ENTRIES - SLIDER_MOVES + 1
   bcs slow
   .endif
@@ -284,10 +269,10 @@ skip:
   CANNON_RAY ::DOWN, own, cap, 0
   CANNON_RAY ::LEFT, own, cap, 0
   CANNON_RAY ::RIGHT, own, cap, 0
-  GEN_END cap, next
+  rts
 .endmacro
 
-.macro GEN_PAWN own, fwd, half, cap, next
+.macro GEN_PAWN own, fwd, half, cap
   .local done
   STEP fwd, own, cap
   lda sq_flags,y
@@ -296,146 +281,148 @@ skip:
   STEP ::LEFT, own, cap
   STEP ::RIGHT, own, cap
 done:
-  GEN_END cap, next
+  rts
 .endmacro
 
-;; The branch tree on a kind in A (1 king 001, 2 advisor 010, 3 elephant
-;; 011, 4 horse 100, 5 rook 101, 6 cannon 110, 7 pawn 111): jumps to the
-;; generator, except a pawn, which branches to `pawn` (so it must be within
-;; branch reach: the generator itself, or a jmp next to the tree).
-.macro KIND_TREE king, advisor, elephant, horse, rook, cannon, pawn
-  .local odd, j_king, j_rook, j_horse, j_cannon
-  lsr a
-  bcs odd
-  lsr a                ; advisor: A = 0, C = 1; horse 1, 0; cannon 1, 1
-  bcc j_horse
-  bne j_cannon
-  jmp advisor
-odd:                   ; A = 0 king, 1 elephant, 2 rook, 3 pawn
-  beq j_king
-  lsr a                ; elephant: A = 0, C = 1; rook 1, 0; pawn 1, 1
-  bcc j_rook
-  bne pawn
-  jmp elephant
-j_horse:
-  jmp horse
-j_cannon:
-  jmp cannon
-j_king:
-  jmp king
-j_rook:
-  jmp rook
-.endmacro
-
-;; The loop over one side's 16 slots for one mode: each live piece goes to
-;; its generator by a branch tree on the bits of its kind (1 king 001,
-;; 2 advisor 010, 3 elephant 011, 4 horse 100, 5 rook 101, 6 cannon 110,
-;; 7 pawn 111), with Y = gen_from = its square and X = the next free entry;
-;; the generators come back to `next`.  Per live piece 43-49 cycles (with
-;; the generator's jump back), per empty slot 14.
-.macro GEN_LOOP first, king, advisor, elephant, horse, rook, cannon, pawn
-  .local loop, j_pawn
-  ldx ms_top
-  ldy #first
-loop:                  ; Y = slot
-  lda piece_sq,y
-  beq skip
-  sty gen_slot
-  sta gen_from
-  lda piece_kind,y
-  ldy gen_from
-  KIND_TREE king, advisor, elephant, horse, rook, cannon, j_pawn
-j_pawn:
-  jmp pawn
-next:                  ; every generator ends here, X = next free entry
-  ldy gen_slot
+;; One slot: its generator `gen` called with Y = its square when the slot
+;; holds a piece.  17 cycles per live piece (with the generator's rts), 6
+;; per empty slot.
+.macro SLOT_CALL slot, gen
+  .local skip
+  ldy piece_sq+slot
+  beq skip             ; captured (or no such piece)
+  jsr gen
 skip:
-  iny
-  cpy #first + 16
-  bne loop
-  stx ms_top
-  clc
-  rts
 .endmacro
 
-;; Captures only: the 16 slots unrolled; each live piece's generator is
-;; called (jsr CAP_DISPATCH, which jumps to it; it returns by rts) with
-;; Y = its square, A = its kind, X = the next free entry.  Per live piece
-;; 22 cycles + the dispatch, per empty slot 7.
-.macro CAP_LOOP first, dispatch
-  .local slot
+;; A = the OR of board[(file f, rank r)] over the squares listed, ranks seen
+;; from the side whose slot 0 is `first` (Black's are turned: 9 - r).  With
+;; only empty squares and pieces among them, `and #enemy_tag` is non-zero
+;; exactly when one of them holds an enemy piece.  4 cycles per square.
+.macro OR_SQUARES first, f1, r1, f2, r2, f3, r3, f4, r4, f5, r5, f6, r6, f7, r7, f8, r8, f9, r9
+  .if first
+  lda board+(11-(r1))*BOARD_WIDTH+(f1)+1
+  .else
+  lda board+((r1)+2)*BOARD_WIDTH+(f1)+1
+  .endif
+  OR_SQUARES_REST first, f2, r2, f3, r3, f4, r4, f5, r5, f6, r6, f7, r7, f8, r8, f9, r9
+.endmacro
+.macro OR_SQUARES_REST first, f1, r1, f2, r2, f3, r3, f4, r4, f5, r5, f6, r6, f7, r7, f8, r8
+  .ifnblank f1
+  .if first
+  ora board+(11-(r1))*BOARD_WIDTH+(f1)+1
+  .else
+  ora board+((r1)+2)*BOARD_WIDTH+(f1)+1
+  .endif
+  OR_SQUARES_REST first, f2, r2, f3, r3, f4, r4, f5, r5, f6, r6, f7, r7, f8, r8
+  .endif
+.endmacro
+
+;; The 16 slots of the side whose slot 0 is `first` (0 Red, 16 Black) in
+;; slot order, each kind's slots calling its generator (the fixed layout
+;; SLOT_x / SLOTS_x), then the end of eng_gen / eng_gen_captures: ms_top =
+;; X, C = 0.  Captures only (`cap`): a king or advisor captures only inside
+;; its own palace and an elephant only on one of its side's 7 elephant
+;; squares (legal positions have their elephants there: fen.py), so when
+;; none of those squares holds an enemy piece their generators, which would
+;; find nothing, are not called (41 / 33 cycles for the test instead of
+;; about 130 / 120 for the calls).
+.macro SLOT_CALLS first, cap, king, advisor, elephant, horse, rook, cannon, pawn
+  .local no_palace, no_elephant
+  .assert SLOT_KING = 0 && SLOT_ADVISOR = 1 && SLOT_ELEPHANT = 3 && SLOT_HORSE = 5 && SLOT_ROOK = 7 && SLOT_CANNON = 9 && SLOT_PAWN = 11 && SLOTS_PAWN = 5, error, "the slot layout changed: update SLOT_CALLS"
   ldx ms_top
-  .repeat 16, i
-  ldy piece_sq+first+i
-  beq :+
-  lda piece_kind+first+i
-  jsr dispatch
-:
-  .endrepeat
+  .if cap
+  OR_SQUARES first, 3, 0, 4, 0, 5, 0, 3, 1, 4, 1, 5, 1, 3, 2, 4, 2, 5, 2
+  .if first
+  and #RED_TAG
+  .else
+  and #BLACK_TAG
+  .endif
+  beq no_palace
+  .endif
+  SLOT_CALL first+0, king
+  SLOT_CALL first+1, advisor
+  SLOT_CALL first+2, advisor
+no_palace:
+  .if cap
+  OR_SQUARES first, 2, 0, 6, 0, 0, 2, 4, 2, 8, 2, 2, 4, 6, 4
+  .if first
+  and #RED_TAG
+  .else
+  and #BLACK_TAG
+  .endif
+  beq no_elephant
+  .endif
+  SLOT_CALL first+3, elephant
+  SLOT_CALL first+4, elephant
+no_elephant:
+  SLOT_CALL first+5, horse
+  SLOT_CALL first+6, horse
+  SLOT_CALL first+7, rook
+  SLOT_CALL first+8, rook
+  SLOT_CALL first+9, cannon
+  SLOT_CALL first+10, cannon
+  SLOT_CALL first+11, pawn
+  SLOT_CALL first+12, pawn
+  SLOT_CALL first+13, pawn
+  SLOT_CALL first+14, pawn
+  SLOT_CALL first+15, pawn
   stx ms_top
   clc
   rts
-.endmacro
-
-;; The capture-mode dispatch on the kind in A (bits as in GEN_LOOP), with
-;; Y = the square: jumps to the generator (sliders store gen_from
-;; themselves).  pawn: the generator that follows it (reached by a branch).
-.macro CAP_DISPATCH king, advisor, elephant, horse, rook, cannon, pawn
-  KIND_TREE king, advisor, elephant, horse, rook, cannon, pawn
 .endmacro
 
 .segment "CODE"
 
 ;;
 ; Generates every pseudo-legal move of the side to move onto the move
-; stack, in the reference's order.
+; stack, in the reference's order (slots 0..15, SLOT_CALLS).
 ; Input: the position; ms_top = first free entry.
 ; Output: C = 0: the moves are ms_from/ms_to[old ms_top .. new ms_top-1]
 ;   (ms_key is not written).  C = 1: they do not fit the MOVE_STACK_ENTRIES
 ;   entries; ms_top is unchanged (the entries above it are garbage).
-; Uses local+0..5.  Clobbers A, X, Y.
-; Cycles: about 2,530 for a middlegame position with 38 moves, 66 per
-;   generated move (bench/rom_bench.py): 43-49 per piece for the dispatch
-;   (GEN_LOOP), 14 per empty slot, 17-22 per push, 9-13 per empty square a
-;   slider passes.  Captures only (eng_gen_captures, CAP_LOOP): about
-;   1,600 per call in the Hard search (bench/rom_profile.py), 22 per live
-;   piece + the dispatch, 7 per empty slot.
+; Uses local+0..5 and 2 bytes of hardware stack.  Clobbers A, X, Y.
+; Cycles: about 2,140 for a middlegame position with 38.5 moves, 55.6 per
+;   generated move (bench/rom_bench.py): 17 per live piece for its call
+;   (SLOT_CALL), 6 per empty slot, 17-22 per push, 9-13 per empty square a
+;   slider passes.
 .proc eng_gen
   lda eng_side
-  bne :+
-  jmp gen_loop_red
-: jmp gen_loop_black
+  beq gen_slots_red    ; (just below)
+  jmp gen_slots_black
+.endproc
+;; eng_gen's slot sequences (SLOT_CALLS), one per side: reached by a jump
+;; from eng_gen, they return from it.
+.proc gen_slots_red
+  SLOT_CALLS 0, 0, gen_red_king, gen_red_advisor, gen_red_elephant, gen_red_horse, gen_red_rook, gen_red_cannon, gen_red_pawn
+.endproc
+.proc gen_slots_black
+  SLOT_CALLS 16, 0, gen_black_king, gen_black_advisor, gen_black_elephant, gen_black_horse, gen_black_rook, gen_black_cannon, gen_black_pawn
 .endproc
 
 ;;
-; As eng_gen, captures only (the quiescence search's moves), same order.
-; Same contract (a list that does not fit: C = 1, ms_top unchanged); one
-; more hardware-stack level (2 bytes) than eng_gen.
+; As eng_gen, captures only (the quiescence search's moves), same order and
+; the same contract (a list that does not fit: C = 1, ms_top unchanged).
+; Cycles: about 1,140 per middlegame position (2.5 captures;
+;   bench/rom_bench.py): the rays of the rooks and cannons cost most.
 .proc eng_gen_captures
   lda eng_side
-  bne :+
-  jmp cap_loop_red
-: jmp cap_loop_black
+  beq cap_slots_red    ; (just below)
+  jmp cap_slots_black
+.endproc
+;; eng_gen_captures' slot sequences (SLOT_CALLS), one per side: reached by a
+;; jump from eng_gen_captures, they return from it.
+.proc cap_slots_red
+  SLOT_CALLS 0, 1, cap_red_king, cap_red_advisor, cap_red_elephant, cap_red_horse, cap_red_rook, cap_red_cannon, cap_red_pawn
+.endproc
+.proc cap_slots_black
+  SLOT_CALLS 16, 1, cap_black_king, cap_black_advisor, cap_black_elephant, cap_black_horse, cap_black_rook, cap_black_cannon, cap_black_pawn
 .endproc
 
-; One slot loop per (mode, side), each with its own generators.
-.proc gen_loop_red
-  GEN_LOOP 0, gen_red_king, gen_red_advisor, gen_red_elephant, gen_red_horse, gen_red_rook, gen_red_cannon, gen_red_pawn
-.endproc
-.proc gen_loop_black
-  GEN_LOOP 16, gen_black_king, gen_black_advisor, gen_black_elephant, gen_black_horse, gen_black_rook, gen_black_cannon, gen_black_pawn
-.endproc
-
-;; A checked push did not fit: the whole generation fails (the generators
-;; are reached by jumps from eng_gen / eng_gen_captures: rts returns from it).
+;; A checked push did not fit: the whole generation fails.  Reached by a
+;; jump from a generator, which its slot's jsr called: drops that return
+;; address, so the rts returns from eng_gen / eng_gen_captures.
 .proc gen_overflow
-  sec
-  rts
-.endproc
-
-;; The same for a capture generator, called by its slot's jsr: drops that
-;; return address first.
-.proc cap_overflow
   pla
   pla
   sec
@@ -446,7 +433,7 @@ skip:
 ; A quiet-mode rook or cannon when fewer than SLIDER_MOVES entries are left:
 ; the same moves as GEN_ROOK / GEN_CANNON, in the same order, with checked
 ; pushes.  Reached by a jump from the fast generator's entry (X, gen_from as
-; there, Y = gen_from).
+; there, Y = gen_from); returns to its slot's jsr.
 ; @param A own tag (RED_TAG / BLACK_TAG), bit 7 set for a cannon
 .proc gen_slow_slider
 ss_own = local+2       ; own tag
@@ -469,7 +456,7 @@ step:
   tay
   lda board,y
   bne hit
-  ADD_Y 0
+  ADD_Y
   jmp step
 hit:
   bit ss_can
@@ -486,137 +473,120 @@ behind:
 target:
   and ss_own           ; own piece or off the board: no move
   bne next_dir
-  ADD_Y 0
+  ADD_Y
 next_dir:
   ldy ss_dir
   iny
   cpy #4
   bne dir
-  lda eng_side
-  bne :+
-  jmp gen_loop_red::next
-: jmp gen_loop_black::next
+  rts
 .endproc
 
 ; ---------------------------------------------------------------- generators
-; Entry: Y = gen_from = the piece's square, X = next free entry.
+; One per (mode, side, kind).  Entry: Y = the piece's square, X = next free
+; entry (the sliders store Y in gen_from); rts with X advanced.
 .proc gen_red_king
-  GEN_KING RED_TAG, FLAG_RED_PALACE, 0, gen_loop_red::next
+  GEN_KING RED_TAG, FLAG_RED_PALACE, 0
 .endproc
 .proc gen_red_advisor
-  GEN_ADVISOR RED_TAG, FLAG_RED_PALACE, 0, gen_loop_red::next
+  GEN_ADVISOR RED_TAG, FLAG_RED_PALACE, 0
 .endproc
 .proc gen_red_elephant
-  GEN_ELEPHANT RED_TAG, FLAG_RED_HALF, 0, gen_loop_red::next
+  GEN_ELEPHANT RED_TAG, FLAG_RED_HALF, 0
 .endproc
 .proc gen_red_horse
-  GEN_HORSE RED_TAG, 0, gen_loop_red::next
+  GEN_HORSE RED_TAG, 0
 .endproc
 .proc gen_red_rook_slow
   lda #RED_TAG
   jmp gen_slow_slider
 .endproc
 .proc gen_red_rook
-  GEN_ROOK RED_TAG, 0, gen_loop_red::next, gen_red_rook_slow
+  GEN_ROOK RED_TAG, 0, gen_red_rook_slow
 .endproc
 .proc gen_red_cannon_slow
   lda #RED_TAG | $80
   jmp gen_slow_slider
 .endproc
 .proc gen_red_cannon
-  GEN_CANNON RED_TAG, 0, gen_loop_red::next, gen_red_cannon_slow
+  GEN_CANNON RED_TAG, 0, gen_red_cannon_slow
 .endproc
 .proc gen_red_pawn
-  GEN_PAWN RED_TAG, ::UP, FLAG_RED_HALF, 0, gen_loop_red::next
+  GEN_PAWN RED_TAG, ::UP, FLAG_RED_HALF, 0
 .endproc
 
 .proc gen_black_king
-  GEN_KING BLACK_TAG, FLAG_BLACK_PALACE, 0, gen_loop_black::next
+  GEN_KING BLACK_TAG, FLAG_BLACK_PALACE, 0
 .endproc
 .proc gen_black_advisor
-  GEN_ADVISOR BLACK_TAG, FLAG_BLACK_PALACE, 0, gen_loop_black::next
+  GEN_ADVISOR BLACK_TAG, FLAG_BLACK_PALACE, 0
 .endproc
 .proc gen_black_elephant
-  GEN_ELEPHANT BLACK_TAG, FLAG_BLACK_HALF, 0, gen_loop_black::next
+  GEN_ELEPHANT BLACK_TAG, FLAG_BLACK_HALF, 0
 .endproc
 .proc gen_black_horse
-  GEN_HORSE BLACK_TAG, 0, gen_loop_black::next
+  GEN_HORSE BLACK_TAG, 0
 .endproc
 .proc gen_black_rook_slow
   lda #BLACK_TAG
   jmp gen_slow_slider
 .endproc
 .proc gen_black_rook
-  GEN_ROOK BLACK_TAG, 0, gen_loop_black::next, gen_black_rook_slow
+  GEN_ROOK BLACK_TAG, 0, gen_black_rook_slow
 .endproc
 .proc gen_black_cannon_slow
   lda #BLACK_TAG | $80
   jmp gen_slow_slider
 .endproc
 .proc gen_black_cannon
-  GEN_CANNON BLACK_TAG, 0, gen_loop_black::next, gen_black_cannon_slow
+  GEN_CANNON BLACK_TAG, 0, gen_black_cannon_slow
 .endproc
 .proc gen_black_pawn
-  GEN_PAWN BLACK_TAG, ::DOWN, FLAG_BLACK_HALF, 0, gen_loop_black::next
+  GEN_PAWN BLACK_TAG, ::DOWN, FLAG_BLACK_HALF, 0
 .endproc
 
 .proc cap_red_king
-  GEN_KING RED_TAG, FLAG_RED_PALACE, 1, cap_loop_red::next
+  GEN_KING RED_TAG, FLAG_RED_PALACE, 1
 .endproc
 .proc cap_red_advisor
-  GEN_ADVISOR RED_TAG, FLAG_RED_PALACE, 1, cap_loop_red::next
+  GEN_ADVISOR RED_TAG, FLAG_RED_PALACE, 1
 .endproc
 .proc cap_red_elephant
-  GEN_ELEPHANT RED_TAG, FLAG_RED_HALF, 1, cap_loop_red::next
+  GEN_ELEPHANT RED_TAG, FLAG_RED_HALF, 1
 .endproc
 .proc cap_red_horse
-  GEN_HORSE RED_TAG, 1, cap_loop_red::next
+  GEN_HORSE RED_TAG, 1
 .endproc
 .proc cap_red_rook
-  GEN_ROOK RED_TAG, 1, cap_loop_red::next, 0
+  GEN_ROOK RED_TAG, 1, 0
 .endproc
 .proc cap_red_cannon
-  GEN_CANNON RED_TAG, 1, cap_loop_red::next, 0
-.endproc
-.proc cap_red_dispatch
-  CAP_DISPATCH cap_red_king, cap_red_advisor, cap_red_elephant, cap_red_horse, cap_red_rook, cap_red_cannon, cap_red_pawn
+  GEN_CANNON RED_TAG, 1, 0
 .endproc
 .proc cap_red_pawn
-  GEN_PAWN RED_TAG, ::UP, FLAG_RED_HALF, 1, cap_loop_red::next
+  GEN_PAWN RED_TAG, ::UP, FLAG_RED_HALF, 1
 .endproc
 
 .proc cap_black_king
-  GEN_KING BLACK_TAG, FLAG_BLACK_PALACE, 1, cap_loop_black::next
+  GEN_KING BLACK_TAG, FLAG_BLACK_PALACE, 1
 .endproc
 .proc cap_black_advisor
-  GEN_ADVISOR BLACK_TAG, FLAG_BLACK_PALACE, 1, cap_loop_black::next
+  GEN_ADVISOR BLACK_TAG, FLAG_BLACK_PALACE, 1
 .endproc
 .proc cap_black_elephant
-  GEN_ELEPHANT BLACK_TAG, FLAG_BLACK_HALF, 1, cap_loop_black::next
+  GEN_ELEPHANT BLACK_TAG, FLAG_BLACK_HALF, 1
 .endproc
 .proc cap_black_horse
-  GEN_HORSE BLACK_TAG, 1, cap_loop_black::next
+  GEN_HORSE BLACK_TAG, 1
 .endproc
 .proc cap_black_rook
-  GEN_ROOK BLACK_TAG, 1, cap_loop_black::next, 0
+  GEN_ROOK BLACK_TAG, 1, 0
 .endproc
 .proc cap_black_cannon
-  GEN_CANNON BLACK_TAG, 1, cap_loop_black::next, 0
-.endproc
-.proc cap_black_dispatch
-  CAP_DISPATCH cap_black_king, cap_black_advisor, cap_black_elephant, cap_black_horse, cap_black_rook, cap_black_cannon, cap_black_pawn
+  GEN_CANNON BLACK_TAG, 1, 0
 .endproc
 .proc cap_black_pawn
-  GEN_PAWN BLACK_TAG, ::DOWN, FLAG_BLACK_HALF, 1, cap_loop_black::next
-.endproc
-
-; The capture-mode slot loops (after the generators: the quiet ones keep
-; their addresses).
-.proc cap_loop_red
-  CAP_LOOP 0, cap_red_dispatch
-.endproc
-.proc cap_loop_black
-  CAP_LOOP 16, cap_black_dispatch
+  GEN_PAWN BLACK_TAG, ::DOWN, FLAG_BLACK_HALF, 1
 .endproc
 
 .segment "RODATA"

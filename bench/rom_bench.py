@@ -4,7 +4,9 @@
 
 Measures, on bench/middlegames.fen (40 middlegames) and the perft suite
 (/work/shared/positions/perft.txt):
+  * eng_load: cycles per position;
   * eng_gen: cycles per generated (pseudo-legal) move, and per position;
+    eng_gen_captures: cycles per position;
   * the legal list (eng_gen, then eng_make + eng_is_legal + eng_unmake per
     move): cycles per legal move;
   * eng_make / eng_unmake: mean for quiet moves and captures, maximum;
@@ -50,11 +52,12 @@ def middlegame_fens() -> list[str]:
 
 
 def measure_moves(eng: RomEngine, fens: list[str]) -> dict:
-    gen_cycles = gen_moves = legal_cycles = legal_moves = 0
+    gen_cycles = gen_moves = legal_cycles = legal_moves = cap_cycles = cap_moves = 0
     make_q, make_c, unmake_q, unmake_c, check, legal_test, legal_full = [], [], [], [], [], [], []
+    loads = []
     for fen in fens:
         pos = parse_fen(fen)
-        eng.load(pos)
+        loads.append(eng.load(pos))
         c0 = eng.cpu.total_cycles
         eng.call("eng_in_check", a=pos.side)      # the node's check state: eng_is_legal's fast path
         check.append(eng.cpu.cycles)
@@ -78,6 +81,11 @@ def measure_moves(eng: RomEngine, fens: list[str]) -> dict:
             eng.make(i)
             legal_full.append(eng.call("eng_is_legal"))
             eng.unmake()
+        eng.poke("ms_top", [0])
+        caps = eng.generate(captures_only=True)   # the quiescence search's generator
+        cap_cycles += eng.cpu.cycles
+        cap_moves += len(caps)
+        eng.poke("ms_top", [0])
     gives, safe_clear, safe_touch = measure_shortcuts(eng, fens)
     mean = lambda xs: round(statistics.mean(xs), 1) if xs else None  # noqa: E731
     return {
@@ -85,6 +93,9 @@ def measure_moves(eng: RomEngine, fens: list[str]) -> dict:
         "quiet_safe_clear_mean": mean(safe_clear), "quiet_safe_touch_mean": mean(safe_touch),
         "quiet_safe_max": max(safe_clear + safe_touch),
         "positions": len(fens),
+        "load_cycles_mean": mean(loads),
+        "gen_captures_cycles_per_position": round(cap_cycles / len(fens)),
+        "captures_per_position": round(cap_moves / len(fens), 1),
         "gen_cycles_per_move": round(gen_cycles / gen_moves, 1),
         "gen_cycles_per_position": round(gen_cycles / len(fens)),
         "pseudo_legal_moves_per_position": round(gen_moves / len(fens), 1),
@@ -182,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"middlegames ({m['positions']} positions, {m['pseudo_legal_moves_per_position']} pseudo-legal moves each)")
     print(f"  eng_gen            {m['gen_cycles_per_move']:>8} cycles per generated move "
           f"({m['gen_cycles_per_position']} per position)")
+    print(f"  eng_gen_captures   {m['gen_captures_cycles_per_position']:>8} cycles per position "
+          f"({m['captures_per_position']} captures)")
+    print(f"  eng_load           {m['load_cycles_mean']:>8} cycles per position")
     print(f"  legal list         {m['legal_list_cycles_per_legal_move']:>8} cycles per legal move")
     print(f"  eng_make           {m['make_quiet_mean']:>8} quiet, {m['make_capture_mean']} capture, max {m['make_max']}")
     print(f"  eng_unmake         {m['unmake_quiet_mean']:>8} quiet, {m['unmake_capture_mean']} capture, max {m['unmake_max']}")

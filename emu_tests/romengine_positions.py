@@ -24,6 +24,9 @@ EXTRA_FENS = [
     # flying-general pins and cannon screens
     "4k4/9/9/9/4c4/9/4R4/9/9/4K4 w - - 0 1",
     "3k5/9/9/9/9/9/9/9/4C4/4K1c2 b - - 0 1",
+    # cannon checks over a screen, along a file and along a rank
+    "4k4/9/9/9/4c4/9/9/9/4A4/4K4 w - - 0 1",
+    "3k5/9/9/9/9/9/9/9/9/c2AK4 w - - 0 1",
 ]
 
 

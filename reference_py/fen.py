@@ -13,13 +13,16 @@ from .board import (
     ADVISOR, BLACK, CANNON, ELEPHANT, FEN_LETTERS, HORSE, KIND_NAMES, KING, PAWN, RED, ROOK,
     file_of, rank_of, square,
 )
-from .position import Position
+from .position import KIND_SLOTS, Position
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 LETTER_KIND = {"k": KING, "a": ADVISOR, "b": ELEPHANT, "e": ELEPHANT, "n": HORSE, "h": HORSE,
                "r": ROOK, "c": CANNON, "p": PAWN}
-MAX_COUNT = {KING: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 2, ROOK: 2, CANNON: 2, PAWN: 5}
+# The most pieces of a kind per side: exactly the kind's slots in the piece
+# lists (position.KIND_SLOTS), so a position with more is refused here and
+# never reaches Position.rebuild or the ROM's loader.
+MAX_COUNT: dict[int, int] = dict(KIND_SLOTS)
 SIDE_NAME = ("Red", "Black")
 
 

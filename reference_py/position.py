@@ -8,10 +8,12 @@ Everything mirrors the 6502 data structures (docs/ENGINE.md, docs/MEMORY.md):
   score          Red-minus-Black material + piece-square total (16-bit, incremental)
   key            16-bit Zobrist key (incremental)
   clock          plies since the last capture (the 60-move rule)
-Slot 0 of each side is its king; the other pieces take slots 1.. in
-ascending square order whenever the lists are rebuilt (load and the start of
-every search), so the order in which moves are generated depends only on the
-position at the root, never on how it was reached.
+Every kind has fixed slots (KIND_SLOTS): king 0, advisors 1-2, elephants
+3-4, horses 5-6, rooks 7-8, cannons 9-10, pawns 11-15, i.e. the slots are
+sorted by kind; within a kind the pieces take the slots in ascending square
+order whenever the lists are rebuilt (load and the start of every search),
+so the order in which moves are generated depends only on the position at
+the root, never on how it was reached.
 """
 from __future__ import annotations
 
@@ -25,6 +27,20 @@ from .board import (
 from .zobrist import ZOBRIST, ZOBRIST_SIDE
 
 MAX_SLOTS = 16
+# Slots per kind: the most pieces of a kind a legal position has per side
+# (fen.py rejects more).  Each kind owns a fixed range of slots, in kind
+# order, so a slot's kind is known without reading piece_kind: the ROM's
+# evaluation and generators run per kind over these ranges (docs/ENGINE.md,
+# "Board").
+KIND_SLOTS: dict[int, int] = {KING: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 2, ROOK: 2, CANNON: 2,
+                              PAWN: 5}
+# FIRST_SLOT[kind]: the kind's first slot (index 0 unused: kinds start at 1).
+FIRST_SLOT: tuple[int, ...] = tuple(
+    [0] + [sum(n for k, n in KIND_SLOTS.items() if k < kind) for kind in range(1, 8)])
+# The kinds in slot order, each with its slot range (generation order).
+KIND_RANGES: tuple[tuple[int, range], ...] = tuple(
+    (kind, range(FIRST_SLOT[kind], FIRST_SLOT[kind] + KIND_SLOTS[kind])) for kind in range(1, 8))
+assert sum(KIND_SLOTS.values()) == MAX_SLOTS and FIRST_SLOT[KING] == 0
 
 
 def s16(x: int) -> int:
@@ -76,9 +92,12 @@ class Position:
     def rebuild(self, pieces: dict[int, tuple[int, int]] | None = None) -> None:
         """Reassign slots in canonical order and recompute counts, score and key.
 
-        Kings take slot 0; every other piece takes the next slot in ascending
-        square order.  The search calls this at its start (docs/ENGINE.md,
-        "Determinism").
+        Squares are visited in ascending order; a piece takes slot
+        FIRST_SLOT[kind] + (pieces of its side and kind placed so far), which
+        is how the ROM's eng_load does it (with count[] as the running
+        tally).  The search calls this at its start (docs/ENGINE.md,
+        "Determinism").  Raises ValueError when a side has more pieces of a
+        kind than the kind has slots (never in a position fen.py accepts).
         """
         if pieces is None:
             pieces = {}
@@ -90,18 +109,17 @@ class Position:
         self.piece_sq = [0] * 32
         self.piece_kind = [0] * 32
         self.count = [0] * 16
-        nxt = [1, 1]
         for sq in PLAYABLE:
             self.board[sq] = EMPTY
         for sq in PLAYABLE:
             if sq not in pieces:
                 continue
             side, kind = pieces[sq]
-            if kind == KING:
-                slot = 0
-            else:
-                slot = nxt[side]
-                nxt[side] += 1
+            placed = self.count[side * 8 + kind]
+            if placed >= KIND_SLOTS[kind]:
+                raise ValueError(f"more than {KIND_SLOTS[kind]} pieces of kind {kind} "
+                                 f"for side {side}: the kind has no slot left")
+            slot = FIRST_SLOT[kind] + placed
             self.board[sq] = SIDE_TAG[side] | slot
             self.piece_sq[side * 16 + slot] = sq
             self.piece_kind[side * 16 + slot] = kind
@@ -276,7 +294,9 @@ class Position:
     def generate(self, captures_only: bool = False) -> list[int]:
         """Pseudo-legal moves in generation order (docs/ENGINE.md, "Move generation").
 
-        Slots in order 0..15 of the side to move; per piece, the directions
+        Slots in order 0..15 of the side to move, visited kind by kind over
+        the fixed slot ranges (KIND_RANGES), so a piece's kind comes from its
+        slot, as in the ROM's unrolled generators; per piece, the directions
         in the fixed order of board.py; sliders nearest square first.
         """
         board = self.board
@@ -285,80 +305,79 @@ class Position:
         moves: list[int] = []
         add = moves.append
         base = side << 4
-        kinds = self.piece_kind
         flags = SQUARE_FLAGS
-        for slot in range(16):
-            frm = self.piece_sq[base + slot]
-            if not frm:
-                continue
-            kind = kinds[base + slot]
-            if kind == ROOK:
-                for d in ORTHO:
-                    to = frm + d
-                    c = board[to]
-                    while c == EMPTY:
-                        if not captures_only:
+        for kind, slots in KIND_RANGES:
+            for slot in slots:
+                frm = self.piece_sq[base + slot]
+                if not frm:
+                    continue
+                if kind == ROOK:
+                    for d in ORTHO:
+                        to = frm + d
+                        c = board[to]
+                        while c == EMPTY:
+                            if not captures_only:
+                                add(frm | (to << 8))
+                            to += d
+                            c = board[to]
+                        if not c & own:
                             add(frm | (to << 8))
+                elif kind == CANNON:
+                    for d in ORTHO:
+                        to = frm + d
+                        c = board[to]
+                        while c == EMPTY:
+                            if not captures_only:
+                                add(frm | (to << 8))
+                            to += d
+                            c = board[to]
+                        if c == OFFBOARD:
+                            continue
                         to += d
                         c = board[to]
-                    if not c & own:
-                        add(frm | (to << 8))
-            elif kind == CANNON:
-                for d in ORTHO:
-                    to = frm + d
-                    c = board[to]
-                    while c == EMPTY:
-                        if not captures_only:
+                        while c == EMPTY:
+                            to += d
+                            c = board[to]
+                        if not c & own:
                             add(frm | (to << 8))
-                        to += d
-                        c = board[to]
-                    if c == OFFBOARD:
-                        continue
-                    to += d
-                    c = board[to]
-                    while c == EMPTY:
-                        to += d
-                        c = board[to]
-                    if not c & own:
-                        add(frm | (to << 8))
-            elif kind == HORSE:
-                for leg, dt in HORSE_MOVES:
-                    if board[frm + leg] == EMPTY:
-                        to = frm + dt
+                elif kind == HORSE:
+                    for leg, dt in HORSE_MOVES:
+                        if board[frm + leg] == EMPTY:
+                            to = frm + dt
+                            c = board[to]
+                            if not c & own and (c or not captures_only):
+                                add(frm | (to << 8))
+                elif kind == PAWN:
+                    fwd = PAWN_FORWARD[side]
+                    for d in (fwd, -1, 1):
+                        if d != fwd and flags[frm] & HALF_FLAG[side]:
+                            break
+                        to = frm + d
                         c = board[to]
                         if not c & own and (c or not captures_only):
                             add(frm | (to << 8))
-            elif kind == PAWN:
-                fwd = PAWN_FORWARD[side]
-                for d in (fwd, -1, 1):
-                    if d != fwd and flags[frm] & HALF_FLAG[side]:
-                        break
-                    to = frm + d
-                    c = board[to]
-                    if not c & own and (c or not captures_only):
-                        add(frm | (to << 8))
-            elif kind == KING:
-                pal = PALACE_FLAG[side]
-                for d in ORTHO:
-                    to = frm + d
-                    c = board[to]
-                    if flags[to] & pal and not c & own and (c or not captures_only):
-                        add(frm | (to << 8))
-            elif kind == ADVISOR:
-                pal = PALACE_FLAG[side]
-                for d in DIAG:
-                    to = frm + d
-                    c = board[to]
-                    if flags[to] & pal and not c & own and (c or not captures_only):
-                        add(frm | (to << 8))
-            else:  # ELEPHANT
-                half = HALF_FLAG[side]
-                for d in DIAG:
-                    if board[frm + d] == EMPTY:
-                        to = frm + d + d
+                elif kind == KING:
+                    pal = PALACE_FLAG[side]
+                    for d in ORTHO:
+                        to = frm + d
                         c = board[to]
-                        if flags[to] & half and not c & own and (c or not captures_only):
+                        if flags[to] & pal and not c & own and (c or not captures_only):
                             add(frm | (to << 8))
+                elif kind == ADVISOR:
+                    pal = PALACE_FLAG[side]
+                    for d in DIAG:
+                        to = frm + d
+                        c = board[to]
+                        if flags[to] & pal and not c & own and (c or not captures_only):
+                            add(frm | (to << 8))
+                else:  # ELEPHANT
+                    half = HALF_FLAG[side]
+                    for d in DIAG:
+                        if board[frm + d] == EMPTY:
+                            to = frm + d + d
+                            c = board[to]
+                            if flags[to] & half and not c & own and (c or not captures_only):
+                                add(frm | (to << 8))
         return moves
 
     def is_legal_after_make(self) -> bool:

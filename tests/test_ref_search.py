@@ -74,9 +74,19 @@ TRANSPOSITIONS = [
 @pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
 @pytest.mark.parametrize("orders", TRANSPOSITIONS, ids=["cannon-horse", "five-plies", "pawns"])
 def test_transposition_gives_the_same_result(level, orders):
+    """The same position reached by two move orders searches identically.
+
+    Only the position itself goes in the repetition history: the two orders
+    leave different earlier positions in the game's history, and the search
+    may legitimately reach one of them again (a repetition) in one game and
+    not in the other (the five-plies pair does at Medium).  The history's
+    own effect is tested below."""
     g1, g2 = game(*orders[0]), game(*orders[1])
     assert format_fen(g1.pos) == format_fen(g2.pos)
-    assert run(g1, level, seed=3) == run(g2, level, seed=3)
+    p1, p2 = g1.pos.copy(), g2.pos.copy()
+    for p in (p1, p2):
+        p.keys, p.checks = p.keys[-1:], p.checks[-1:]
+    assert run(p1, level, seed=3) == run(p2, level, seed=3)
 
 
 @pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)

@@ -37,6 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from reference_py import board as B  # noqa: E402
+from reference_py.position import FIRST_SLOT, KIND_SLOTS  # noqa: E402
 from reference_py.config import CONFIG_DIR as REF_CONFIG_DIR, ConfigError, load_eval, load_levels, load_search  # noqa: E402
 from reference_py.evaluate import build_tables  # noqa: E402
 from reference_py.zobrist import ZOBRIST, ZOBRIST_SIDE  # noqa: E402
@@ -144,6 +145,9 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
           f"SLOT_MASK        = ${B.SLOT_MASK:02X}", f"SIDE_RED         = {B.RED}",
           f"SIDE_BLACK       = {B.BLACK}", "; ---- piece kinds (side*8+kind indexes the row tables)"]
     c += [f"KIND_{KIND_CONST[k]:<11} = {k}" for k in sorted(KIND_CONST)]
+    c += ["; ---- fixed slots per kind (position.py): SLOT_x = first slot, SLOTS_x = how many"]
+    c += [f"SLOT_{KIND_CONST[k]:<11} = {FIRST_SLOT[k]}" for k in sorted(KIND_CONST)]
+    c += [f"SLOTS_{KIND_CONST[k]:<10} = {KIND_SLOTS[k]}" for k in sorted(KIND_CONST)]
     c += ["; ---- square flags (sq_flags)",
           f"FLAG_ON_BOARD     = ${B.FLAG_ON_BOARD:02X}", f"FLAG_RED_HALF     = ${B.FLAG_RED_HALF:02X}",
           f"FLAG_BLACK_HALF   = ${B.FLAG_BLACK_HALF:02X}", f"FLAG_RED_PALACE   = ${B.FLAG_RED_PALACE:02X}",
