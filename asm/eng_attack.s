@@ -255,20 +255,16 @@ left:
   jmp next
 .endmacro
 
-;; The fast legality test for the side whose king is in slot kslot.
-;; ft: a second entry (a label of the .proc) with Y = from, fl_to = to.
-.macro FAST_LEGAL kslot, full, lup, ldown, lleft, lright, hur, hul, hdr, hdl, ft
-  .local from_done, from_line, diag, to_test, legal, illegal, dl, dr, ul
-  lda undo_to-1,x
-  sta fl_to
-  ldy undo_from-1,x
-ft:
-  ldx piece_sq+kslot   ; X = ksq until a test is called
-  stx ksq
-  cpx fl_to
-  bne :+
-  jmp full             ; the king moved
-: lda sq_file,y
+;; What `from` (Y; X = ksq) can change for the king on ksq: the king's line
+;; through it (a rook, king or cannon line opened, or a cannon's screen
+;; gone), or, as a diagonal neighbour of the king, a horse's leg freed.
+;; Runs that line's or horse pair's test and goes to `hit` when it finds
+;; the king attacked; otherwise ends with X = ksq, falling through or (when
+;; `from` touches neither) jumping to `to_test`.  Shared by FAST_LEGAL and
+;; GIVES_CHECK.
+.macro FROM_TEST lup, ldown, lleft, lright, hur, hul, hdr, hdl, hit, to_test
+  .local from_done, from_line, dl, dr, ul
+  lda sq_file,y
   cmp sq_file,x
   beq from_line
   lda sq_rank,y
@@ -302,8 +298,25 @@ dl:
 from_line:
   LINE_THROUGH_Y lup, ldown, lleft, lright, from_done, to_test
 from_done:
-  bcs illegal
+  bcs hit
   ldx ksq
+.endmacro
+
+;; The fast legality test for the side whose king is in slot kslot.
+;; ft: a second entry (a label of the .proc) with Y = from, fl_to = to.
+.macro FAST_LEGAL kslot, full, lup, ldown, lleft, lright, hur, hul, hdr, hdl, ft
+  .local to_test, legal, illegal
+  lda undo_to-1,x
+  sta fl_to
+  ldy undo_from-1,x
+ft:
+  ldx piece_sq+kslot   ; X = ksq until a test is called
+  stx ksq
+  cpx fl_to
+  bne :+
+  jmp full             ; the king moved
+:
+  FROM_TEST lup, ldown, lleft, lright, hur, hul, hdr, hdl, illegal, to_test
 to_test:               ; X = ksq
   ldy fl_to
   LINE_THROUGH_Y lup, ldown, lleft, lright, illegal, legal
@@ -378,7 +391,7 @@ illegal:               ; C from the last test
 ;; and C set (1: in check).  ft: a second entry (a label of the .proc) with
 ;; Y = from and fl_to = to.
 .macro GIVES_CHECK kslot, lup, ldown, lleft, lright, hur, hul, hdr, hdl, pawn_fwd, ft
-  .local from_done, from_line, to_test, to_line, to_off, yes, no, dl, dr, ul
+  .local to_test, to_line, to_off, yes, no
   lda undo_to-1,x
   sta fl_to
   ldy undo_from-1,x    ; Y = from
@@ -390,42 +403,7 @@ ft:
   ; from: the king's line through it (a rook, king or cannon line opened,
   ; or a cannon's screen gone), or its diagonal neighbour (a horse's leg
   ; freed)
-  lda sq_file,y
-  cmp sq_file,x
-  beq from_line
-  lda sq_rank,y
-  cmp sq_rank,x
-  beq from_line
-  tya
-  sec
-  sbc ksq              ; from - ksq, C = 1 when >= 0
-  adc #<(-(::DOWN+::LEFT)) ; + 12 (+ 1 when >= 0): the four diagonal
-  cmp #::UP+::RIGHT-::DOWN-::LEFT+2 ; neighbours give 25, 23, 2, 0, the
-  bcs to_test          ; squares outside -12..12 give 26 and more
-  cmp #::UP+::RIGHT-::DOWN-::LEFT+1
-  bne ul
-  jsr hur
-  jmp from_done
-ul:
-  cmp #::UP+::LEFT-::DOWN-::LEFT+1
-  bne dr
-  jsr hul
-  jmp from_done
-dr:
-  cmp #::DOWN+::RIGHT-::DOWN-::LEFT
-  bne dl
-  jsr hdr
-  jmp from_done
-dl:
-  cmp #0
-  bne to_test
-  jsr hdl
-  jmp from_done
-from_line:
-  LINE_THROUGH_Y lup, ldown, lleft, lright, from_done, to_test
-from_done:
-  bcs yes
-  ldx ksq
+  FROM_TEST lup, ldown, lleft, lright, hur, hul, hdr, hdl, yes, to_test
 to_test:               ; X = ksq
   ; to: the king's line through it (the mover as a rook, king or cannon,
   ; or as a new cannon screen), else the mover as a horse

@@ -156,6 +156,18 @@ done:
 done:
 .endmacro
 
+;; One more legal move for the node whose s_flags byte is `flags` (bits
+;; 0-2 count legal moves, saturating at 7).  Clobbers A.  10-14 cycles.
+.macro COUNT_LEGAL flags
+  .local done
+  lda flags
+  and #S_F_LEGAL
+  cmp #S_F_LEGAL
+  bcs done
+  inc flags
+done:
+.endmacro
+
 ;; rv = 0
 .macro RV_ZERO
   lda #0
@@ -1568,12 +1580,7 @@ generated:
   jsr eng_quiet_safe   ; legal, no check, not the king (without a make)?
   ldx eng_ply
   bcs fut_make
-  lda s_flags,x        ; yes: a legal move, pruned
-  and #S_F_LEGAL
-  cmp #S_F_LEGAL
-  bcs to_next_f
-  inc s_flags,x
-to_next_f:
+  COUNT_LEGAL {s_flags,x} ; yes: a legal move, pruned
   jmp next
 fut_make:              ; a king move, an illegal move or a check: made and
                        ; tested as any move, pruned if legal and no check
@@ -1583,12 +1590,8 @@ fut_make:              ; a king move, an illegal move or a check: made and
   jsr eng_is_legal
   bcs unmake_next
   ldx eng_ply
-  lda s_flags-1,x
-  and #S_F_LEGAL
-  cmp #S_F_LEGAL
-  bcs :+
-  inc s_flags-1,x
-: jsr eng_gives_check
+  COUNT_LEGAL {s_flags-1,x}
+  jsr eng_gives_check
   bcc unmake_next      ; no check: pruned
   ldx eng_ply
   lda s_flags-1,x
@@ -1632,12 +1635,8 @@ abort:                 ; the node cap (COUNT_NODE)
   rts
 legal:
   ldx eng_ply
-  lda s_flags-1,x
-  and #S_F_LEGAL
-  cmp #S_F_LEGAL
-  bcs :+
-  inc s_flags-1,x
-: jsr eng_gives_check  ; = eng_in_check(eng_side), from `from` and `to`
+  COUNT_LEGAL {s_flags-1,x}
+  jsr eng_gives_check  ; = eng_in_check(eng_side), from `from` and `to`
   ldx eng_ply
   bcc count            ; (futility was decided before the make: fut_make)
   lda s_flags-1,x

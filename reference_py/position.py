@@ -356,16 +356,10 @@ class Position:
                         c = board[to]
                         if not c & own and (c or not captures_only):
                             add(frm | (to << 8))
-                elif kind == KING:
+                elif kind == KING or kind == ADVISOR:
+                    # one step inside the own palace: orthogonal (king) or diagonal (advisor)
                     pal = PALACE_FLAG[side]
-                    for d in ORTHO:
-                        to = frm + d
-                        c = board[to]
-                        if flags[to] & pal and not c & own and (c or not captures_only):
-                            add(frm | (to << 8))
-                elif kind == ADVISOR:
-                    pal = PALACE_FLAG[side]
-                    for d in DIAG:
+                    for d in (ORTHO if kind == KING else DIAG):
                         to = frm + d
                         c = board[to]
                         if flags[to] & pal and not c & own and (c or not captures_only):
