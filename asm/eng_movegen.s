@@ -245,13 +245,19 @@ skip:
   rts
 .endmacro
 
-;; quiet mode: `slow` is the entry taken when SLIDER_MOVES may not fit.
-.macro GEN_ROOK own, cap, slow
+;; A rook's or cannon's generator starts here: gen_from = Y and, in quiet
+;; mode, to `slow` when SLIDER_MOVES more entries may not fit (X = ms_top).
+.macro SLIDER_ENTRY cap, slow
   sty gen_from
   .if !cap
   cpx #MOVE_STACK_ENTRIES - SLIDER_MOVES + 1
   bcs slow
   .endif
+.endmacro
+
+;; quiet mode: `slow` is the entry taken when SLIDER_MOVES may not fit.
+.macro GEN_ROOK own, cap, slow
+  SLIDER_ENTRY cap, slow
   SLIDE ::UP, own, cap, 1
   SLIDE ::DOWN, own, cap, 0
   SLIDE ::LEFT, own, cap, 0
@@ -260,11 +266,7 @@ skip:
 .endmacro
 
 .macro GEN_CANNON own, cap, slow
-  sty gen_from
-  .if !cap
-  cpx #MOVE_STACK_ENTRIES - SLIDER_MOVES + 1
-  bcs slow
-  .endif
+  SLIDER_ENTRY cap, slow
   CANNON_RAY ::UP, own, cap, 1
   CANNON_RAY ::DOWN, own, cap, 0
   CANNON_RAY ::LEFT, own, cap, 0

@@ -168,6 +168,31 @@ done:
 done:
 .endmacro
 
+;; child_null's body: the child (ply X + 1) gets depth A and the null
+;; window (-alpha - 1, -alpha), its alpha being ~alpha(X).
+.macro CHILD_NULL_WINDOW
+  sta s_u0+1,x
+  lda s_alpha_lo,x
+  eor #$FF             ; -alpha - 1 = ~alpha
+  sta s_alpha_lo+1,x
+  lda s_alpha_hi,x
+  eor #$FF
+  sta s_alpha_hi+1,x
+.endmacro
+
+;; child_go's body: the child's flags from the move's (gives check -> in
+;; check, continues the PV -> on the PV), the search, rv = minus its value.
+.macro CHILD_SEARCH
+  lda s_flags,x
+  and #S_F_CCHECK | S_F_CPV
+  asl a
+  asl a
+  asl a
+  sta s_flags+1,x
+  jsr ab_node
+  NEG_RV
+.endmacro
+
 ;; rv = 0
 .macro RV_ZERO
   lda #0
@@ -1102,13 +1127,7 @@ no:
 ; null-window search of a move (at pvs_go) is an inline copy of child_null
 ; and child_go (the re-search after LMR calls this one).
 .proc child_null
-  sta s_u0+1,x
-  lda s_alpha_lo,x
-  eor #$FF             ; -alpha - 1 = ~alpha
-  sta s_alpha_lo+1,x
-  lda s_alpha_hi,x
-  eor #$FF
-  sta s_alpha_hi+1,x
+  CHILD_NULL_WINDOW
   ; fall through
 .endproc
 
@@ -1116,14 +1135,7 @@ no:
 ; The common tail of child_full / child_null: the child's flags from the
 ; move's (gives check -> in check, continues the PV -> on the PV).
 .proc child_go
-  lda s_flags,x
-  and #S_F_CCHECK | S_F_CPV
-  asl a
-  asl a
-  asl a
-  sta s_flags+1,x
-  jsr ab_node
-  NEG_RV
+  CHILD_SEARCH
   rts
 .endproc
 
@@ -1701,21 +1713,8 @@ pvs_full:
   sec
   sbc #1
 pvs_go:                ; child_null and child_go inline
-  sta s_u0+1,x
-  lda s_alpha_lo,x
-  eor #$FF             ; -alpha - 1 = ~alpha
-  sta s_alpha_lo+1,x
-  lda s_alpha_hi,x
-  eor #$FF
-  sta s_alpha_hi+1,x
-  lda s_flags,x
-  and #S_F_CCHECK | S_F_CPV
-  asl a
-  asl a
-  asl a
-  sta s_flags+1,x
-  jsr ab_node
-  NEG_RV
+  CHILD_NULL_WINDOW
+  CHILD_SEARCH
   ldx eng_ply
   dex
   lda s_abort
