@@ -290,6 +290,63 @@ class Position:
                 return True
         return False
 
+    def attacked(self, sq: int, by: int) -> bool:
+        """Could a piece of side `by` move to `sq` by its movement rule?
+
+        Exactly: some pseudo-legal move of `by` (generate()) ends on `sq`,
+        when `sq` holds a piece of the other side.  Used by the quiescence
+        exchange test (docs/ENGINE.md, "Quiescence"); like generate(), it
+        ignores pins and the facing kings.
+        """
+        board = self.board
+        tag = SIDE_TAG[by]
+        base = by << 4
+        kinds = self.piece_kind
+        flags = SQUARE_FLAGS[sq]
+        for d in ORTHO:
+            p = sq + d
+            c = board[p]
+            while c == EMPTY:
+                p += d
+                c = board[p]
+            if c == OFFBOARD:
+                continue
+            if c & tag:
+                kd = kinds[base | (c & 0x0F)]
+                if kd == ROOK:
+                    return True
+                if p == sq + d:
+                    if kd == KING and flags & PALACE_FLAG[by]:
+                        return True
+                    # a pawn steps forward, or sideways once across the river
+                    if kd == PAWN and (d == -PAWN_FORWARD[by]
+                                       or (d in (-1, 1) and not flags & HALF_FLAG[by])):
+                        return True
+            p += d
+            c = board[p]
+            while c == EMPTY:
+                p += d
+                c = board[p]
+            if c != OFFBOARD and c & tag and kinds[base | (c & 0x0F)] == CANNON:
+                return True
+        for leg, targets in HORSE_CHECKS:
+            if board[sq + leg] == EMPTY:
+                for t in targets:
+                    c = board[sq + t]
+                    if c != OFFBOARD and c & tag and kinds[base | (c & 0x0F)] == HORSE:
+                        return True
+        for d in DIAG:
+            c = board[sq + d]
+            if c == EMPTY:
+                if flags & HALF_FLAG[by]:
+                    c = board[sq + d + d]
+                    if c != OFFBOARD and c & tag and kinds[base | (c & 0x0F)] == ELEPHANT:
+                        return True
+            elif c != OFFBOARD and c & tag and flags & PALACE_FLAG[by] \
+                    and kinds[base | (c & 0x0F)] == ADVISOR:
+                return True
+        return False
+
     # ---- move generation ----------------------------------------------
     def generate(self, captures_only: bool = False) -> list[int]:
         """Pseudo-legal moves in generation order (docs/ENGINE.md, "Move generation").

@@ -233,6 +233,28 @@ class Searcher:
             keys[i], keys[best] = keys[best], keys[i]
         return moves[i]
 
+    def _losing_exchange(self, move: int) -> bool:
+        """Quiescence exchange pruning (docs/ENGINE.md, "Quiescence").
+
+        True when the capturing piece is worth more than its victim
+        (`material`, kinds compared by value) and the opponent could move to
+        the target square once the capturer has left its own: the capture
+        probably loses material, so quiescence does not search it.  Decided
+        before make (the board with `from` emptied attacks `to` exactly as
+        the board after the move does), so it costs no make/unmake; legality
+        is not needed, since outside check quiescence never counts legal
+        moves.
+        """
+        pos = self.pos
+        frm, to = move & 0xFF, move >> 8
+        if self.material[self._kind_at(frm)] <= self.material[self._kind_at(to)]:
+            return False
+        code = pos.board[frm]
+        pos.board[frm] = EMPTY
+        hit = pos.attacked(to, pos.side ^ 1)
+        pos.board[frm] = code
+        return hit
+
     def _draw_score(self) -> int | None:
         """60-move rule and repetition inside the search (ply >= 1)."""
         pos = self.pos
@@ -415,6 +437,9 @@ class Searcher:
                 if not in_check and self.use_delta and \
                         stand + self.material[self._kind_at(m >> 8)] + self.cfg.delta_margin <= alpha:
                     continue    # delta pruning: even winning the piece cannot reach alpha
+                if not in_check and self.pr.qs_exchange and self._losing_exchange(m):
+                    self.pruned += 1
+                    continue    # exchange pruning: a dearer piece that can be taken back
                 pos.make(m)
                 if pos.in_check(pos.side ^ 1):
                     pos.unmake()

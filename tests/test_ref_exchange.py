@@ -1,0 +1,86 @@
+"""Quiescence exchange pruning (docs/ENGINE.md, "Quiescence"): the square
+attack test it rests on, and what the rule does to a search."""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bench.engine_bench import suite_fens
+from reference_py.board import EMPTY, PLAYABLE, SIDE_TAG
+from reference_py.config import load_search
+from reference_py.fen import parse_fen
+from reference_py.notation import parse_iccs
+from reference_py.search import Searcher, level_by_name
+
+
+def _walk(fen: str, plies: int, seed: int):
+    """The suite position after `plies` random legal moves (fewer if the game ends)."""
+    rng = random.Random(seed)
+    pos = parse_fen(fen)
+    for _ in range(plies):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.make(rng.choice(moves))
+    return pos
+
+
+def _targets(pos, by: int) -> set[int]:
+    """Squares some pseudo-legal capture of `by` lands on."""
+    save = pos.side
+    pos.side = by
+    try:
+        return {m >> 8 for m in pos.generate(captures_only=True)}
+    finally:
+        pos.side = save
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 39), st.integers(0, 80), st.integers(0, 2**32 - 1))
+def test_attacked_equals_pseudo_legal_capture_targets(index, plies, seed):
+    """attacked(sq, by) is true exactly when a pseudo-legal move of `by`
+    could capture on sq, for every square holding a piece of the other side."""
+    pos = _walk(suite_fens()[index], plies, seed)
+    for by in (0, 1):
+        targets = _targets(pos, by)
+        for sq in PLAYABLE:
+            c = pos.board[sq]
+            if c != EMPTY and c & SIDE_TAG[by ^ 1]:
+                assert pos.attacked(sq, by) == (sq in targets), (pos.pieces(), sq, by)
+
+
+def test_losing_exchange_reads_the_board_without_the_capturer():
+    """Red's rook e4 takes the black pawn e5, which Black's rook e3 guards
+    only through e4 (an x-ray, open once the rook has left): pruned.  Red's
+    pawn d5 takes the same pawn: never pruned (not dearer than its victim).
+    A rook taking a pawn nobody guards is not pruned either."""
+    fen = "4k4/9/9/9/3Pp4/4R4/4r4/9/9/3K5 w - - 0 1"
+    pos = parse_fen(fen)
+    s = Searcher(pos, level_by_name("Master"))
+    assert s._losing_exchange(parse_iccs(pos, "e4e5"))
+    assert not s._losing_exchange(parse_iccs(pos, "d5e5"))
+    assert pos.board == parse_fen(fen).board          # the board is left as it was
+    # without the black rook behind, e5 is guarded by nothing
+    pos = parse_fen("4k4/9/9/9/3Pp4/4R4/9/9/9/3K5 w - - 0 1")
+    assert not Searcher(pos, level_by_name("Master"))._losing_exchange(parse_iccs(pos, "e4e5"))
+
+
+def test_exchange_pruning_cuts_quiescence_nodes():
+    """On the middlegame suite's first positions the rule prunes captures and
+    the search needs fewer nodes, still returning a legal move."""
+    lv = dataclasses.replace(level_by_name("Hard"), nodes=65535)
+    on = dataclasses.replace(load_search().pruning, qs_exchange=1)
+    off = dataclasses.replace(load_search().pruning, qs_exchange=0)
+    total_on = total_off = pruned = 0
+    for fen in suite_fens()[:4]:
+        a = Searcher(parse_fen(fen), lv, pruning=on)
+        ra = a.run()
+        rb = Searcher(parse_fen(fen), lv, pruning=off).run()
+        assert ra.move in parse_fen(fen).legal_moves()
+        total_on += ra.nodes
+        total_off += rb.nodes
+        pruned += a.pruned
+    assert total_on < total_off and pruned > 0
