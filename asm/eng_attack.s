@@ -683,3 +683,231 @@ king_rel:
 .proc in_check_black
   IN_CHECK 16, ::RED_TAG, ::DOWN, KIND_HORSE, KIND_PAWN
 .endproc
+
+; ---- could a side move to a square?  (eng_attacked)
+
+asq   = local+0        ; the square
+afl   = local+1        ; its sq_flags, the attacker's half and palace bits
+                       ; moved to FLAG_RED_HALF / FLAG_RED_PALACE
+asq24 = local+2        ; the square - STEP_REL_REACH (mod 256)
+afile = local+3        ; the square's file and rank
+arank = local+4
+atag  = local+5        ; the attacker's RED_TAG / BLACK_TAG
+acnt  = local+6        ; rooks and cannons: slots left - 1
+ap    = local+7        ;   the piece's square
+astep = local+8        ;   the step from the square towards it
+abud  = local+9        ;   pieces it may pass: 0 a rook, 1 a cannon (- passed)
+
+.assert FLAG_BLACK_HALF = 2 * FLAG_RED_HALF, error, "afl: lsr moves Black's half bit to Red's"
+.assert FLAG_BLACK_PALACE = 2 * FLAG_RED_PALACE, error, "afl: lsr moves Black's palace bit to Red's"
+.assert SLOT_PAWN + SLOTS_PAWN = 16, error, "pawns take the last slots"
+.assert SLOTS_ROOK = 2 && SLOTS_CANNON = 2 && SLOT_CANNON = SLOT_ROOK + 2, error, "rooks, then cannons"
+
+;; To `hit` when A, a square's code xor atag, is one of the attacker's
+;; pawns (slots SLOT_PAWN..15; any other code gives 16 or more).
+.macro PAWN_HIT hit
+  .local no
+  cmp #SLOT_PAWN
+  bcc no
+  cmp #16
+  bcc hit
+no:
+.endmacro
+
+;; The piece of slot `slot` + X: A = step_rel[piece - asq + STEP_REL_REACH];
+;; goes to `skip` when the slot is empty or the piece is out of reach.
+;; Clobbers Y.  21 cycles.
+.macro STEP_SLOT slot, skip
+  lda piece_sq+slot,x
+  beq skip
+  sec
+  sbc asq24
+  cmp #2 * STEP_REL_REACH + 1
+  bcs skip
+  tay
+  lda step_rel,y
+.endmacro
+
+;; The horse of slot + X: to `hit` when it stands on a horse square of asq
+;; with its leg (the square's diagonal neighbour towards it) empty.
+.macro HORSE_SLOT slot, hit
+  .local skip
+  STEP_SLOT slot, skip
+  cmp #STEP_HORSE_MIN
+  bcc skip             ; not a horse square
+  adc asq              ; C = 1: the leg + 1
+  tay
+  lda board-1,y
+  beq hit              ; the leg is empty
+skip:
+.endmacro
+
+;; The elephant of slot + X: to `hit` when it stands two diagonal steps from
+;; asq with the eye between them empty (the caller checks the half).
+.macro ELEPHANT_SLOT slot, hit
+  .local skip
+  STEP_SLOT slot, skip
+  cmp #STEP_ELEPHANT
+  bne skip
+  lda piece_sq+slot,x  ; C = 1: (piece + asq + 1) / 2 = the eye, the
+  adc asq              ; sum being even; ror takes the 9th bit
+  ror a
+  tay
+  lda board,y
+  beq hit              ; the eye is empty
+skip:
+.endmacro
+
+;; The advisor or king of slot + X: to `hit` when it stands `marker` from
+;; asq (the caller checks the palace).
+.macro PALACE_SLOT slot, marker, hit
+  .local skip
+  STEP_SLOT slot, skip
+  cmp #marker
+  beq hit
+skip:
+.endmacro
+
+;;
+; Could a piece of side A move to square Y by its movement rule?  Exactly
+; the reference's Position.attacked(Y, A): some pseudo-legal move of that
+; side (eng_gen's rules: pins and the facing kings ignored) would end on
+; Y, were Y to hold a piece of the other side; what Y holds is not read
+; (q_node asks about its victim's square, with the capturer's `from`
+; emptied).  The pawns are read on the board (one behind the square, and
+; beside it when the square is across the river from them); the other
+; pieces come from the attacker's piece list, the kind given by the slot:
+; a horse with its leg empty; when the square is on the attacker's half,
+; an elephant with its eye empty; when it is in the attacker's palace, an
+; advisor or the king one step away (step_rel says which step a piece's
+; offset is); a rook or cannon on the square's file or rank with no piece,
+; or one, between them (scanned from the square).
+; Input: A = the attacking side (0 Red, 1 Black), Y = a square on the board.
+; Output: C = 1 attacked, C = 0 not.
+; Uses local+0..9.  Clobbers A, X, Y.
+; Cycles: 74-701, median 254 over every square of the test positions; 286
+;   median, 584 at most on q_node's questions (the targets of captures in
+;   middlegames, emu_tests/test_romengine_attacked.py); 280 on average in a
+;   Master search (bench.rom_profile; docs/ENGINE_ROM.md, "The attack test").
+.proc eng_attacked
+  sty asq
+  tax                  ; X = side
+  tya
+  sec
+  sbc #STEP_REL_REACH
+  sta asq24
+  lda sq_file,y
+  sta afile
+  lda sq_rank,y
+  sta arank
+  lda sq_flags,y
+  cpx #SIDE_RED
+  bne black
+  and #FLAG_RED_HALF | FLAG_RED_PALACE
+  sta afl
+  lda #RED_TAG
+  sta atag
+  ldx #0               ; X = Red's first slot
+  lda board+::DOWN,y   ; a red pawn steps up onto the square
+  eor #RED_TAG
+  jmp pawns
+phit:
+  sec
+  rts
+black:
+  and #FLAG_BLACK_HALF | FLAG_BLACK_PALACE
+  lsr a
+  sta afl
+  lda #BLACK_TAG
+  sta atag
+  ldx #16              ; X = Black's first slot
+  lda board+::UP,y     ; a black pawn steps down onto the square
+  eor #BLACK_TAG
+pawns:
+  PAWN_HIT phit
+  lda afl
+  and #FLAG_RED_HALF
+  bne steps            ; on the attacker's half: no pawn steps sideways onto it
+  lda board+::LEFT,y
+  eor atag
+  PAWN_HIT phit
+  lda board+::RIGHT,y
+  eor atag
+  PAWN_HIT phit
+steps:
+  HORSE_SLOT SLOT_HORSE, hit
+  HORSE_SLOT SLOT_HORSE + 1, hit
+  lda afl
+  and #FLAG_RED_HALF
+  bne half
+  jmp lines
+hit:
+  sec
+  rts
+half:
+  ELEPHANT_SLOT SLOT_ELEPHANT, hit
+  ELEPHANT_SLOT SLOT_ELEPHANT + 1, hit
+  lda afl
+  and #FLAG_RED_PALACE
+  beq lines
+  PALACE_SLOT SLOT_ADVISOR, STEP_ADVISOR, hit2
+  PALACE_SLOT SLOT_ADVISOR + 1, STEP_ADVISOR, hit2
+  PALACE_SLOT SLOT_KING, STEP_KING, hit2
+lines:                 ; the cannons, then the rooks
+  lda #SLOTS_ROOK + SLOTS_CANNON - 1
+  sta acnt
+  txa
+  clc
+  adc #SLOT_CANNON + SLOTS_CANNON - 1
+  tax
+next_line:
+  ldy piece_sq,x
+  beq no_line          ; captured
+  lda sq_file,y
+  cmp afile
+  bne rank
+  cpy asq
+  beq no_line          ; the square's own piece
+  lda #::UP
+  bne scan_prep        ; always
+rank:
+  lda sq_rank,y
+  cmp arank
+  bne no_line
+  lda #::RIGHT
+scan_prep:             ; A = the step towards a piece above or to the right
+  sty ap
+  cpy asq
+  bcs :+
+  eor #$FF             ; C = 0: -A, towards one below or to the left
+  adc #1
+: sta astep
+  lda acnt
+  lsr a                ; a cannon (acnt 3, 2) may pass one piece, a rook none
+  sta abud
+  ldy asq
+scan:
+  tya
+  clc
+  adc astep
+  tay
+  lda board,y
+  beq scan
+  cpy ap
+  beq reached
+  dec abud
+  bpl scan             ; a cannon's screen
+  bmi no_line          ; always: blocked
+reached:
+  lda abud
+  beq hit2             ; no piece left to pass
+no_line:
+  dex
+  dec acnt
+  bpl next_line
+  clc
+  rts
+hit2:
+  sec
+  rts
+.endproc

@@ -1,9 +1,10 @@
 ; eng_search.s: iterative deepening alpha-beta (reference_py/search.py).
 ;
 ; Every detail mirrors Searcher: fail-hard negamax with PVS, null move,
-; LMR, quiescence with stand pat, delta pruning and evasions, the 8-bit
-; ordering keys and selection picking, killers, the 3 x 90 history table,
-; PV following, node counting and the node cap, draw rules and mate scores.
+; LMR, futility, quiescence with stand pat, delta and exchange pruning and
+; evasions, the 8-bit ordering keys and selection picking, killers, the
+; 3 x 90 history table, PV following, node counting and the node cap, draw
+; rules and mate scores.
 ; Equality of move, score, node count and PV with the reference is tested by
 ; emu_tests/test_romsearch_*.py.
 ;
@@ -32,6 +33,10 @@
 .include "search.inc"
 
 rv   = local+14        ; 2 bytes: the value a node returns
+; q_node's exchange test, around eng_attacked (which uses local+0..9)
+xr   = local+0         ; the victim's material rank (read before the call)
+xf   = local+10        ; the capturer's `from` (kept across the call)
+xc   = local+11        ; and its code
 tb   = local+12        ; 2 bytes: a node's beta (recomputed after every call)
 ; key scoring and picking (between a node's calls; score_quiets calls only
 ; key_setup)
@@ -1832,8 +1837,15 @@ some:
 ; this ply; beta = -s_alpha of the ply before.  Output: rv.
 ; Uses local+0..15 and the per-ply arrays (s_u0/s_u1 = the stand-pat score
 ; + DELTA_MARGIN, for delta pruning).  Clobbers A, X, Y.
+; Exchange pruning (QS_EXCHANGE, reference _losing_exchange): a capture that
+; delta pruning keeps is skipped, not made, when its capturer is dearer than
+; the victim (material_rank) and eng_attacked finds the opponent could move
+; to `to` with `from` emptied.
 ; Cycles: about 210 per node of its own (bench.rom_profile, Hard, 2
-; positions, ab_node's depth-0 entries included), the callees apart.
+; positions, ab_node's depth-0 entries included), the callees apart; the
+; exchange test adds 7 per capture delta pruning tests, 32 more per capture
+; it keeps, and about 50 plus eng_attacked (about 280) when the capturer is
+; dearer.
 .proc q_node
   ldx eng_ply
   lda ply_first,x
@@ -1907,6 +1919,10 @@ generated:
   lda board,x
   tax
   ldy piece_kind-CODE_BASE,x   ; Y = the victim's kind
+.if ::QS_EXCHANGE
+  lda material_rank,y
+  sta xr
+.endif
   ldx eng_ply
   clc
   lda material_value_lo,y
@@ -1917,8 +1933,43 @@ generated:
   sta tb+1
   ldy s_cur,x
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, tb, tb+1
+.if ::QS_EXCHANGE
+  bmi exchange         ; alpha < stand + gain
+.else
   bmi make             ; alpha < stand + gain: search it
+.endif
   jmp next
+.if ::QS_EXCHANGE
+exchange:              ; Y = the move's index
+  ; exchange pruning (reference _losing_exchange): a capturer dearer than
+  ; its victim, whose target the opponent could move to once `from` is
+  ; empty: skip
+  ldx ms_from,y
+  stx xf
+  lda board,x
+  sta xc
+  tax
+  lda piece_kind-CODE_BASE,x
+  tax                  ; X = the capturer's kind
+  lda xr
+  cmp material_rank,x
+  bcs make             ; victim rank >= capturer rank: not dearer, search it
+  lda ms_to,y
+  tay
+  ldx xf
+  lda #SQ_EMPTY
+  sta board,x          ; `from` emptied
+  lda eng_side
+  eor #1
+  jsr eng_attacked     ; C = 1: the opponent could move to `to`
+  ldx xf
+  lda xc
+  sta board,x          ; `from` back (C kept)
+  ldx eng_ply
+  ldy s_cur,x
+  bcc make
+  jmp next             ; pruned
+.endif
 abort:                 ; the node cap (COUNT_NODE)
   lda #1
   sta s_abort

@@ -157,3 +157,41 @@ def test_romengine_cli_offers_search(capsys):
     ref = json.loads(capsys.readouterr().out)
     assert rom.pop("cycles") > 0 and rom.pop("seconds") > 0
     assert rom == ref
+
+
+def test_exchange_pruning_off_builds_a_rom_equal_to_the_reference_off(tmp_path, monkeypatch):
+    """pruning.qs_exchange: 0 assembles q_node without the exchange test
+    (QS_EXCHANGE = 0, tools/gen_tables.py): that ROM equals the reference
+    searching with the knob off, on middlegames where the knob changes the
+    result (so the shipped ROM, which equals the reference with it on, is
+    not just equal to both)."""
+    import dataclasses
+    import shutil
+    from pathlib import Path
+
+    from reference_py.config import load_search
+    from reference_py.search import Searcher, level_by_name
+    from tools import build_rom, gen_tables
+    root = Path(__file__).resolve().parents[1]
+    cfg = tmp_path / "config"
+    shutil.copytree(root / "config", cfg)
+    text = (cfg / "search.yaml").read_text()
+    assert "  qs_exchange: 1 " in text
+    (cfg / "search.yaml").write_text(text.replace("  qs_exchange: 1 ", "  qs_exchange: 0 "))
+    monkeypatch.setattr(gen_tables, "CONFIG_DIR", cfg)
+    monkeypatch.setattr(build_rom, "GEN_DIR", tmp_path / "gen")
+    monkeypatch.setattr(build_rom, "INCLUDE_DIRS", ["asm", str(tmp_path / "gen")])
+    build_rom.build("ours", tmp_path / "off.nes")
+    assert "QS_EXCHANGE      = 0" in (tmp_path / "gen" / "eng_const.inc").read_text()
+    rom_off = RomSearch(tmp_path / "off.nes", tmp_path / "off.map.json", build=False)
+    off = dataclasses.replace(load_search().pruning, qs_exchange=0)
+    level = LEVELS[1]
+    changed = 0
+    for index in [i for i, (_, _, c) in enumerate(SUITE) if c == "middlegame"][:4]:
+        fen, moves, _ = SUITE[index]
+        pos = game_position(fen, moves)
+        want = Searcher(pos.copy(), level_by_name(level), pruning=off).run().as_json()
+        got = rom_off.search(pos, level)
+        assert {k: got[k] for k in want} == want, f"{fen} moves {moves}"
+        changed += want != reference_search(pos, level)
+    assert changed >= 3

@@ -228,10 +228,10 @@ def load_levels(path: Path | None = None, eval_config: EvalConfig | None = None)
 @dataclass(frozen=True)
 class Pruning:
     """Forward pruning (config/search.yaml `pruning:`); the defaults here
-    switch everything off.  Both engines implement the futility and reverse
-    futility knobs (the shipped config turns them on); the rest are
-    experiments that only reference_py implements, and the ROM build
-    (tools/gen_tables.py) refuses them."""
+    switch everything off.  Both engines implement the futility, reverse
+    futility and quiescence exchange-pruning knobs (the shipped config turns
+    them on); the rest are experiments that only reference_py implements,
+    and the ROM build (tools/gen_tables.py) refuses them."""
     futility_margin1: int = 0     # depth-1 futility: quiet non-checking moves skipped when eval + m <= alpha
     futility_margin2: int = 0     # the same at depth 2 (extended futility)
     rfp_depth: int = 0            # reverse futility: at depth <= this, null-window nodes

@@ -98,9 +98,10 @@ class Searcher:
         # Lazy quiet keys (docs/ENGINE.md "Move ordering keys"); False = the
         # old rule, every key at generation (kept for bench measurements).
         self.lazy = lazy
-        # Forward pruning (config/search.yaml `pruning:`; the ROM implements futility and RFP).
+        # Forward pruning (config/search.yaml `pruning:`; the ROM implements futility, RFP
+        # and quiescence exchange pruning).
         self.pr: Pruning = self.cfg.pruning if pruning is None else pruning
-        self.pruned = 0          # moves skipped by futility / late-move pruning (made, not counted as nodes)
+        self.pruned = 0          # moves skipped by futility, LMP or exchange pruning (no node counted)
         self.qnodes = 0          # nodes counted in quiescence
         self.static_evals = 0    # extra static evals made only for pruning decisions
         self.material = material_values()

@@ -139,6 +139,7 @@ def _pruning_config(tmp_path, key: str, value: str):
     ("aspiration", "40", r"pruning\.aspiration = 40: .*only in reference_py"),
     ("rfp_depth", "3", r"pruning\.rfp_depth = 3: the ROM supports reverse futility up to depth 2"),
     ("futility_margin1", "-5", r"pruning\.futility_margin1 = -5 is out of range 0\.\.1000"),
+    ("qs_exchange", "2", r"pruning\.qs_exchange = 2: a switch: 0 \(off\) or 1 \(on\)"),
 ])
 def test_rom_build_refuses_pruning_it_does_not_implement(tmp_path, key, value, why):
     """A pruning knob only reference_py implements, or a value the ROM cannot
@@ -159,3 +160,49 @@ def test_pruning_margins_reach_the_rom_constants(tmp_path):
     cfg, _ = _pruning_config(tmp_path, "futility_margin2", "0")
     const, _ = gen_tables.build(cfg)
     assert "FUT_MARGIN2      = 0" in const and "FUT_MARGIN1      = 60 " in const
+
+
+def test_exchange_pruning_reaches_the_rom(tmp_path):
+    """qs_exchange (config/search.yaml) becomes QS_EXCHANGE, which assembles
+    q_node's exchange test in or out."""
+    const, _ = gen_tables.build()
+    assert "QS_EXCHANGE      = 1 " in const
+    cfg, _ = _pruning_config(tmp_path, "qs_exchange", "0")
+    const, _ = gen_tables.build(cfg)
+    assert "QS_EXCHANGE      = 0 " in const
+
+
+def test_material_rank_orders_kinds_as_the_material_values(generated):
+    """material_rank[a] > material_rank[b] exactly when material[a] >
+    material[b] (q_node's "dearer" test), for the shipped values and for
+    others with ties and a new order."""
+    _, t = generated
+    assert t["material_rank"] == gen_tables.material_rank(load_eval().material)
+    for material in (load_eval().material,
+                     {1: 0, 2: 60, 3: 60, 4: 120, 5: 270, 6: 135, 7: 30},
+                     {1: 1000, 2: 5, 3: 7, 4: 7, 5: 7, 6: 400, 7: 0}):
+        rank = gen_tables.material_rank(material)
+        for a in range(1, 8):
+            for b in range(1, 8):
+                assert (rank[a] > rank[b]) == (material[a] > material[b]), (material, a, b)
+
+
+def test_step_rel_says_which_piece_steps_to_a_square(generated):
+    """step_rel[piece - square + 24]: the king's and advisor's one steps,
+    the elephant's two diagonal steps, the horse's eight squares (with the
+    leg, the square's diagonal neighbour towards the horse), nothing else."""
+    _, t = generated
+    rel = t["step_rel"]
+    assert rel == gen_tables.step_rel() and len(rel) == 49
+    want = {}
+    for d in (B.UP, B.DOWN, B.LEFT, B.RIGHT):
+        want[d] = gen_tables.STEP_KING
+    for d in (B.UP + B.RIGHT, B.UP + B.LEFT, B.DOWN + B.RIGHT, B.DOWN + B.LEFT):
+        want[d] = gen_tables.STEP_ADVISOR
+        want[2 * d] = gen_tables.STEP_ELEPHANT
+    for dr, df in ((2, 1), (2, -1), (-2, 1), (-2, -1), (1, 2), (1, -2), (-1, 2), (-1, -2)):
+        leg = (1 if dr > 0 else -1) * B.UP + (1 if df > 0 else -1) * B.RIGHT
+        want[dr * B.UP + df * B.RIGHT] = leg & 0xFF
+    assert {d - 24: v for d, v in enumerate(rel) if v} == want
+    # eng_attacked tells a horse square from a step by entry >= STEP_HORSE_MIN
+    assert gen_tables.STEP_ELEPHANT < gen_tables.STEP_HORSE_MIN <= min(v for v in want.values() if v > 3)

@@ -1,6 +1,6 @@
-"""Forward pruning (config/search.yaml `pruning:`): futility and reverse
-futility are shipped on (both engines); the other knobs are reference-only
-experiments and stay off."""
+"""Forward pruning (config/search.yaml `pruning:`): futility, reverse
+futility and quiescence exchange pruning are shipped on (both engines); the
+other knobs are reference-only experiments and stay off."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,7 +12,7 @@ from reference_py.search import Searcher, level_by_name
 FEN = "r1baka1n1/9/2c1b2c1/p2rp1p1p/9/1CB6/PCP1P1P1P/9/2R6/1N1AKA1NR b - - 0 12"
 ON = Pruning(futility_margin1=60, futility_margin2=150, rfp_depth=2, rfp_margin=50,
              lmr_min_depth=2, lmp1=8, lmp2=12, aspiration=40)
-ROM_KNOBS = ("futility_margin1", "futility_margin2", "rfp_depth", "rfp_margin")
+ROM_KNOBS = ("futility_margin1", "futility_margin2", "rfp_depth", "rfp_margin", "qs_exchange")
 
 
 def test_shipped_config_uses_only_the_knobs_the_rom_implements():
@@ -22,6 +22,9 @@ def test_shipped_config_uses_only_the_knobs_the_rom_implements():
     for f in dataclasses.fields(Pruning):
         if f.name not in ROM_KNOBS:
             assert getattr(shipped, f.name) == getattr(off, f.name), f.name
+    assert shipped.qs_exchange == 1
+    from tools.gen_tables import ROM_PRUNING
+    assert set(ROM_PRUNING) == set(ROM_KNOBS)      # the knobs the ROM build accepts
 
 
 def test_shipped_pruning_is_the_default_and_prunes():

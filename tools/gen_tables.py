@@ -89,10 +89,51 @@ def _level_text(name: str) -> str:
     return t[:8].ljust(8)
 
 
-# The pruning knobs both engines implement (asm/eng_search.s prune_setup and
-# ab_node's futility test); the others exist only in reference_py.
-ROM_PRUNING = ("futility_margin1", "futility_margin2", "rfp_depth", "rfp_margin")
+# The pruning knobs both engines implement (asm/eng_search.s prune_setup,
+# ab_node's futility test and q_node's exchange test); the others exist only
+# in reference_py.
+ROM_PRUNING = ("futility_margin1", "futility_margin2", "rfp_depth", "rfp_margin", "qs_exchange")
 ROM_RFP_MAX_DEPTH = 2            # prune_setup evaluates only at depth <= 2
+ROM_SWITCHES = ("qs_exchange",)  # on/off knobs: the ROM assembles their code for 1 only
+# step_rel (asm/eng_attack.s eng_attacked): what a piece standing `delta`
+# squares from a square (delta = piece - square, |delta| <= STEP_REL_REACH)
+# can do to it.  The markers are below every horse-leg entry (legs are
+# +-10, +-12: $0A, $0C, $F4, $F6 as bytes, all >= STEP_HORSE_MIN).
+STEP_REL_REACH = 2 * (B.UP + B.RIGHT)          # 24: an elephant two diagonal steps away
+STEP_KING, STEP_ADVISOR, STEP_ELEPHANT, STEP_HORSE_MIN = 1, 2, 3, 4
+
+
+def step_rel() -> list[int]:
+    """step_rel[delta + STEP_REL_REACH] for delta = piece square - square:
+    STEP_KING for the four orthogonal neighbours, STEP_ADVISOR for the four
+    diagonal ones, STEP_ELEPHANT two diagonal steps away, the offset of the
+    horse's leg (from the square: its diagonal neighbour towards the horse,
+    board.HORSE_CHECKS) as a byte for the eight horse squares, else 0."""
+    rel = [0] * (2 * STEP_REL_REACH + 1)
+
+    def put(delta: int, value: int) -> None:
+        assert rel[delta + STEP_REL_REACH] == 0, delta
+        rel[delta + STEP_REL_REACH] = value
+
+    for d in B.ORTHO:
+        put(d, STEP_KING)
+    for d in B.DIAG:
+        put(d, STEP_ADVISOR)
+        put(2 * d, STEP_ELEPHANT)
+    for leg, targets in B.HORSE_CHECKS:
+        assert leg & 0xFF >= STEP_HORSE_MIN
+        for t in targets:
+            put(t, leg & 0xFF)
+    return rel
+
+
+def material_rank(material: dict[int, int]) -> list[int]:
+    """[kind 0..7]: the place of the kind's material value among the distinct
+    values, from 0 (the cheapest).  A kind is dearer than another exactly
+    when its rank is higher: q_node's exchange test compares ranks (8-bit)
+    instead of the 16-bit values (kind 0, no piece, gets rank 0)."""
+    values = sorted(set(material.values()))
+    return [0] + [values.index(material[k]) for k in range(1, 8)]
 
 
 def _check_pruning(yaml_path: Path, pruning) -> None:
@@ -118,6 +159,9 @@ def _check_pruning(yaml_path: Path, pruning) -> None:
                  "to build the ROM")
     if pruning.rfp_depth > ROM_RFP_MAX_DEPTH:
         fail("rfp_depth", f"the ROM supports reverse futility up to depth {ROM_RFP_MAX_DEPTH}")
+    for key in ROM_SWITCHES:
+        if getattr(pruning, key) not in (0, 1):
+            fail(key, "a switch: 0 (off) or 1 (on)")
 
 
 def build(config_dir: Path | None = None) -> tuple[str, str]:
@@ -183,6 +227,10 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
           f"FUT_MARGIN2      = {scfg.pruning.futility_margin2}",
           f"RFP_DEPTH        = {scfg.pruning.rfp_depth}",
           f"RFP_MARGIN       = {scfg.pruning.rfp_margin}",
+          f"QS_EXCHANGE      = {scfg.pruning.qs_exchange}   ; 1: q_node's exchange pruning is assembled in",
+          f"STEP_REL_REACH   = {STEP_REL_REACH}  ; step_rel covers piece - square = -REACH..REACH",
+          f"STEP_KING        = {STEP_KING}", f"STEP_ADVISOR     = {STEP_ADVISOR}",
+          f"STEP_ELEPHANT    = {STEP_ELEPHANT}", f"STEP_HORSE_MIN   = {STEP_HORSE_MIN}   ; horse-leg entries are >= this",
           f"SEARCH_MAX_DEPTH = {max(lv.depth for lv in levels)}   ; deepest level's depth",
           f"SEARCH_PLIES     = {min(S.MAX_PLY, max(lv.depth + max(lv.qdepth, 1) for lv in levels))}"
           "   ; plies of nodes that loop over moves"]
@@ -258,6 +306,13 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     t += ["; history bonus by remaining depth 1..8 (index depth-1)", "history_bonus:"]
     t += _bytes(scfg.history_bonus)
     t += _table16("material_value", [0] + [cfg.material[k] for k in range(1, 8)], "[kind 0..7]")
+    t += ["; [kind 0..7]: rank of the material value (0 = cheapest); kind a is dearer",
+          "; than kind b exactly when material_rank[a] > material_rank[b]", "material_rank:"]
+    t += _bytes(material_rank(cfg.material))
+    t += ["; [piece - square + STEP_REL_REACH]: STEP_KING / STEP_ADVISOR / STEP_ELEPHANT",
+          "; for a king / advisor / elephant step, the horse's leg offset (from the",
+          "; square) for a horse square, else 0 (board.py: ORTHO, DIAG, HORSE_CHECKS)", "step_rel:"]
+    t += _bytes(step_rel(), 7)
 
     # levels
     t += ["", "; ---- levels (config/difficulty.yaml), weakest first; index = level"]
