@@ -7,8 +7,10 @@ median and max nodes, 6502 cycles and NES seconds per move (cycles /
 1,789,773 Hz), and cycles per node (all cycles / all nodes).  --check also
 runs the reference and counts mismatches.  --profile K attributes the cycles
 of K positions per level to the routine containing the PC (the nearest
-top-level label at or below it) and prints the table.  The results go to
-bench/results/rom_search_bench.md as well as stdout.
+top-level label at or below it) and prints the table.  The raw table goes
+to build/rom_search_bench.md (or --out) as well as stdout; the curated
+bench/results/rom_search_bench.md quotes such runs with their context, so
+a benchmark run never overwrites it.
 
 Targets (issue 5): strongest level median <= 10 s and max <= 30 s per move,
 weakest < 1 s, <= 2,500 cycles per node on average.
@@ -31,7 +33,7 @@ from bench.rom_profile import Profile  # noqa: E402
 from tools.romengine import Fault  # noqa: E402
 from tools.romsearch import NES_HZ, RomSearch, game_position, reference_search  # noqa: E402
 
-OUT = ROOT / "bench" / "results" / "rom_search_bench.md"
+OUT = ROOT / "build" / "rom_search_bench.md"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -245,8 +245,10 @@ class Pruning:
     qs_evasion_qply: int = 0      # quiescence: in check at qply >= this returns the static eval (0: off)
     prune_checks: int = 0         # 1: futility / LMP also skip quiet checking moves, decided before
                                   #   making the move; the first such move ends the move loop
-    qs_exchange: int = 0          # 1: quiescence skips a capture by a dearer piece when the
-                                  #   opponent can move to its square (exchange pruning)
+    qs_exchange: int = 0          # > 0: quiescence skips a capture by a piece worth at least this
+                                  #   much more than its victim when the opponent can move to its
+                                  #   square (exchange pruning; 1 = any dearer piece)
+    qs_exchange_qply: int = 0     #   ... from this quiescence ply on (0: every ply)
 
     @property
     def any(self) -> bool:

@@ -237,8 +237,8 @@ class Searcher:
     def _losing_exchange(self, move: int) -> bool:
         """Quiescence exchange pruning (docs/ENGINE.md, "Quiescence").
 
-        True when the capturing piece is worth more than its victim
-        (`material`, kinds compared by value) and the opponent could move to
+        True when the capturing piece is worth at least `qs_exchange` more
+        than its victim (`material` of their kinds) and the opponent could move to
         the target square once the capturer has left its own: the capture
         probably loses material, so quiescence does not search it.  Decided
         before make (the board with `from` emptied attacks `to` exactly as
@@ -248,7 +248,8 @@ class Searcher:
         """
         pos = self.pos
         frm, to = move & 0xFF, move >> 8
-        if self.material[self._kind_at(frm)] <= self.material[self._kind_at(to)]:
+        gap = self.pr.qs_exchange
+        if not gap or self.material[self._kind_at(frm)] - self.material[self._kind_at(to)] < gap:
             return False
         code = pos.board[frm]
         pos.board[frm] = EMPTY
@@ -438,7 +439,8 @@ class Searcher:
                 if not in_check and self.use_delta and \
                         stand + self.material[self._kind_at(m >> 8)] + self.cfg.delta_margin <= alpha:
                     continue    # delta pruning: even winning the piece cannot reach alpha
-                if not in_check and self.pr.qs_exchange and self._losing_exchange(m):
+                if (not in_check and self.pr.qs_exchange and qply >= self.pr.qs_exchange_qply
+                        and self._losing_exchange(m)):
                     self.pruned += 1
                     continue    # exchange pruning: a dearer piece that can be taken back
                 pos.make(m)

@@ -52,6 +52,11 @@ def test_attacked_equals_pseudo_legal_capture_targets(index, plies, seed):
                 assert pos.attacked(sq, by) == (sq in targets), (pos.pieces(), sq, by)
 
 
+def _searcher(pos, threshold: int) -> Searcher:
+    pruning = dataclasses.replace(load_search().pruning, qs_exchange=threshold)
+    return Searcher(pos, level_by_name("Master"), pruning=pruning)
+
+
 def test_losing_exchange_reads_the_board_without_the_capturer():
     """Red's rook e4 takes the black pawn e5, which Black's rook e3 guards
     only through e4 (an x-ray, open once the rook has left): pruned.  Red's
@@ -59,20 +64,35 @@ def test_losing_exchange_reads_the_board_without_the_capturer():
     A rook taking a pawn nobody guards is not pruned either."""
     fen = "4k4/9/9/9/3Pp4/4R4/4r4/9/9/3K5 w - - 0 1"
     pos = parse_fen(fen)
-    s = Searcher(pos, level_by_name("Master"))
+    s = _searcher(pos, 1)
     assert s._losing_exchange(parse_iccs(pos, "e4e5"))
     assert not s._losing_exchange(parse_iccs(pos, "d5e5"))
     assert pos.board == parse_fen(fen).board          # the board is left as it was
     # without the black rook behind, e5 is guarded by nothing
     pos = parse_fen("4k4/9/9/9/3Pp4/4R4/9/9/9/3K5 w - - 0 1")
-    assert not Searcher(pos, level_by_name("Master"))._losing_exchange(parse_iccs(pos, "e4e5"))
+    assert not _searcher(pos, 1)._losing_exchange(parse_iccs(pos, "e4e5"))
+
+
+def test_losing_exchange_threshold():
+    """qs_exchange is the least material gap that counts: a horse (120)
+    taking a guarded pawn (30) is a gap of 90, pruned at 1 and at 90 but not
+    at 100; a rook (270) taking the same pawn is pruned at 100."""
+    # the black pawn e6 is guarded by the black horse d8
+    fen = "3k5/3n5/9/4p4/2N6/4R4/9/9/9/4K4 w - - 0 1"
+    pos = parse_fen(fen)
+    horse, rook = parse_iccs(pos, "c5e6"), parse_iccs(pos, "e4e6")
+    assert _searcher(pos, 1)._losing_exchange(horse)
+    assert _searcher(pos, 90)._losing_exchange(horse)
+    assert not _searcher(pos, 91)._losing_exchange(horse)
+    assert _searcher(pos, 100)._losing_exchange(rook)
+    assert not _searcher(pos, 0)._losing_exchange(rook)   # 0: the rule is off
 
 
 def test_exchange_pruning_cuts_quiescence_nodes():
     """On the middlegame suite's first positions the rule prunes captures and
     the search needs fewer nodes, still returning a legal move."""
     lv = dataclasses.replace(level_by_name("Hard"), nodes=65535)
-    on = dataclasses.replace(load_search().pruning, qs_exchange=1)
+    on = dataclasses.replace(load_search().pruning, qs_exchange=100)
     off = dataclasses.replace(load_search().pruning, qs_exchange=0)
     total_on = total_off = pruned = 0
     for fen in suite_fens()[:4]:
