@@ -34,7 +34,7 @@
 
 rv   = local+14        ; 2 bytes: the value a node returns
 ; q_node's exchange test, around eng_attacked (which uses local+0..9)
-xr   = local+0         ; the victim's material rank (read before the call)
+xr   = local+0         ; the victim's kind (read during the delta test)
 xf   = local+10        ; the capturer's `from` (kept across the call)
 xc   = local+11        ; and its code
 tb   = local+12        ; 2 bytes: a node's beta (recomputed after every call)
@@ -1838,14 +1838,15 @@ some:
 ; Uses local+0..15 and the per-ply arrays (s_u0/s_u1 = the stand-pat score
 ; + DELTA_MARGIN, for delta pruning).  Clobbers A, X, Y.
 ; Exchange pruning (QS_EXCHANGE, reference _losing_exchange): a capture that
-; delta pruning keeps is skipped, not made, when its capturer is dearer than
-; the victim (material_rank) and eng_attacked finds the opponent could move
-; to `to` with `from` emptied.
+; delta pruning keeps is skipped, not made, when its capturer is worth at
+; least qs_exchange more than the victim (exchange_prune[capturer * 8 +
+; victim]) and eng_attacked finds the opponent could move to `to` with
+; `from` emptied.
 ; Cycles: about 210 per node of its own (bench.rom_profile, Hard, 2
 ; positions, ab_node's depth-0 entries included), the callees apart; the
-; exchange test adds 7 per capture delta pruning tests, 32 more per capture
-; it keeps, and about 50 plus eng_attacked (about 280) when the capturer is
-; dearer.
+; exchange test adds 3 per capture delta pruning tests, about 40 more per
+; capture it keeps, and about 50 plus eng_attacked (about 280) when the gap
+; applies.
 .proc q_node
   ldx eng_ply
   lda ply_first,x
@@ -1920,8 +1921,7 @@ generated:
   tax
   ldy piece_kind-CODE_BASE,x   ; Y = the victim's kind
 .if ::QS_EXCHANGE
-  lda material_rank,y
-  sta xr
+  sty xr
 .endif
   ldx eng_ply
   clc
@@ -1941,19 +1941,22 @@ generated:
   jmp next
 .if ::QS_EXCHANGE
 exchange:              ; Y = the move's index
-  ; exchange pruning (reference _losing_exchange): a capturer dearer than
-  ; its victim, whose target the opponent could move to once `from` is
-  ; empty: skip
+  ; exchange pruning (reference _losing_exchange): a capturer worth at
+  ; least qs_exchange more than its victim, whose target the opponent
+  ; could move to once `from` is empty: skip
   ldx ms_from,y
   stx xf
   lda board,x
   sta xc
   tax
   lda piece_kind-CODE_BASE,x
-  tax                  ; X = the capturer's kind
-  lda xr
-  cmp material_rank,x
-  bcs make             ; victim rank >= capturer rank: not dearer, search it
+  asl a
+  asl a
+  asl a
+  ora xr
+  tax                  ; X = capturer kind * 8 + victim kind
+  lda exchange_prune,x
+  beq make             ; the gap is below qs_exchange: search it
   lda ms_to,y
   tay
   ldx xf

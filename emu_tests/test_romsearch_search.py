@@ -176,8 +176,8 @@ def test_exchange_pruning_off_builds_a_rom_equal_to_the_reference_off(tmp_path, 
     cfg = tmp_path / "config"
     shutil.copytree(root / "config", cfg)
     text = (cfg / "search.yaml").read_text()
-    assert "  qs_exchange: 1 " in text
-    (cfg / "search.yaml").write_text(text.replace("  qs_exchange: 1 ", "  qs_exchange: 0 "))
+    assert "  qs_exchange: 100 " in text
+    (cfg / "search.yaml").write_text(text.replace("  qs_exchange: 100 ", "  qs_exchange: 0 "))
     monkeypatch.setattr(gen_tables, "CONFIG_DIR", cfg)
     monkeypatch.setattr(build_rom, "GEN_DIR", tmp_path / "gen")
     monkeypatch.setattr(build_rom, "INCLUDE_DIRS", ["asm", str(tmp_path / "gen")])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reference_py import board as B
-from reference_py.config import ConfigError, load_eval, load_levels
+from reference_py.config import ConfigError, load_eval, load_levels, load_search
 from reference_py.evaluate import value_table
 from reference_py.zobrist import ZOBRIST, ZOBRIST_SIDE
 from tools import build_rom, gen_tables
@@ -139,7 +139,7 @@ def _pruning_config(tmp_path, key: str, value: str):
     ("aspiration", "40", r"pruning\.aspiration = 40: .*only in reference_py"),
     ("rfp_depth", "3", r"pruning\.rfp_depth = 3: the ROM supports reverse futility up to depth 2"),
     ("futility_margin1", "-5", r"pruning\.futility_margin1 = -5 is out of range 0\.\.1000"),
-    ("qs_exchange", "2", r"pruning\.qs_exchange = 2: a switch: 0 \(off\) or 1 \(on\)"),
+    ("qs_exchange_qply", "1", r"pruning\.qs_exchange_qply = 1: .*only in reference_py"),
 ])
 def test_rom_build_refuses_pruning_it_does_not_implement(tmp_path, key, value, why):
     """A pruning knob only reference_py implements, or a value the ROM cannot
@@ -164,7 +164,7 @@ def test_pruning_margins_reach_the_rom_constants(tmp_path):
 
 def test_exchange_pruning_reaches_the_rom(tmp_path):
     """qs_exchange (config/search.yaml) becomes QS_EXCHANGE, which assembles
-    q_node's exchange test in or out."""
+    q_node's exchange test in or out, and the exchange_prune table."""
     const, _ = gen_tables.build()
     assert "QS_EXCHANGE      = 1 " in const
     cfg, _ = _pruning_config(tmp_path, "qs_exchange", "0")
@@ -172,19 +172,25 @@ def test_exchange_pruning_reaches_the_rom(tmp_path):
     assert "QS_EXCHANGE      = 0 " in const
 
 
-def test_material_rank_orders_kinds_as_the_material_values(generated):
-    """material_rank[a] > material_rank[b] exactly when material[a] >
-    material[b] (q_node's "dearer" test), for the shipped values and for
-    others with ties and a new order."""
+def test_exchange_prune_follows_the_gap(generated):
+    """exchange_prune[a * 8 + v] is 1 exactly when material[a] - material[v]
+    >= qs_exchange (reference Searcher._losing_exchange), for the shipped
+    config and other gaps; 0 switches every pair off."""
     _, t = generated
-    assert t["material_rank"] == gen_tables.material_rank(load_eval().material)
-    for material in (load_eval().material,
-                     {1: 0, 2: 60, 3: 60, 4: 120, 5: 270, 6: 135, 7: 30},
-                     {1: 1000, 2: 5, 3: 7, 4: 7, 5: 7, 6: 400, 7: 0}):
-        rank = gen_tables.material_rank(material)
+    material = load_eval().material
+    gap = load_search().pruning.qs_exchange
+    assert t["exchange_prune"] == gen_tables.exchange_prune(material, gap)
+    for g in (gap, 1, 60, 61, 240, 1000):
+        table = gen_tables.exchange_prune(material, g)
         for a in range(1, 8):
-            for b in range(1, 8):
-                assert (rank[a] > rank[b]) == (material[a] > material[b]), (material, a, b)
+            for v in range(1, 8):
+                assert table[a * 8 + v] == int(material[a] - material[v] >= g), (g, a, v)
+    assert not any(gen_tables.exchange_prune(material, 0))
+    # the shipped gap, 100: a rook or cannon taking a pawn, never a horse taking one
+    HORSE, ROOK, CANNON, PAWN = 4, 5, 6, 7
+    if gap == 100:
+        assert t["exchange_prune"][ROOK * 8 + PAWN] and t["exchange_prune"][CANNON * 8 + PAWN]
+        assert not t["exchange_prune"][HORSE * 8 + PAWN]
 
 
 def test_step_rel_says_which_piece_steps_to_a_square(generated):

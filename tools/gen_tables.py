@@ -94,7 +94,6 @@ def _level_text(name: str) -> str:
 # in reference_py.
 ROM_PRUNING = ("futility_margin1", "futility_margin2", "rfp_depth", "rfp_margin", "qs_exchange")
 ROM_RFP_MAX_DEPTH = 2            # prune_setup evaluates only at depth <= 2
-ROM_SWITCHES = ("qs_exchange",)  # on/off knobs: the ROM assembles their code for 1 only
 # step_rel (asm/eng_attack.s eng_attacked): what a piece standing `delta`
 # squares from a square (delta = piece - square, |delta| <= STEP_REL_REACH)
 # can do to it.  The markers are below every horse-leg entry (legs are
@@ -127,13 +126,13 @@ def step_rel() -> list[int]:
     return rel
 
 
-def material_rank(material: dict[int, int]) -> list[int]:
-    """[kind 0..7]: the place of the kind's material value among the distinct
-    values, from 0 (the cheapest).  A kind is dearer than another exactly
-    when its rank is higher: q_node's exchange test compares ranks (8-bit)
-    instead of the 16-bit values (kind 0, no piece, gets rank 0)."""
-    values = sorted(set(material.values()))
-    return [0] + [values.index(material[k]) for k in range(1, 8)]
+def exchange_prune(material: dict[int, int], gap: int) -> list[int]:
+    """[capturer kind * 8 + victim kind]: 1 when q_node's exchange test
+    applies to the pair, i.e. gap > 0 and material[capturer] -
+    material[victim] >= gap (reference Searcher._losing_exchange), else 0.
+    Kind 0 (no piece) never applies."""
+    return [int(gap > 0 and a > 0 and v > 0 and material[a] - material[v] >= gap)
+            for a in range(8) for v in range(8)]
 
 
 def _check_pruning(yaml_path: Path, pruning) -> None:
@@ -159,9 +158,6 @@ def _check_pruning(yaml_path: Path, pruning) -> None:
                  "to build the ROM")
     if pruning.rfp_depth > ROM_RFP_MAX_DEPTH:
         fail("rfp_depth", f"the ROM supports reverse futility up to depth {ROM_RFP_MAX_DEPTH}")
-    for key in ROM_SWITCHES:
-        if getattr(pruning, key) not in (0, 1):
-            fail(key, "a switch: 0 (off) or 1 (on)")
 
 
 def build(config_dir: Path | None = None) -> tuple[str, str]:
@@ -227,7 +223,7 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
           f"FUT_MARGIN2      = {scfg.pruning.futility_margin2}",
           f"RFP_DEPTH        = {scfg.pruning.rfp_depth}",
           f"RFP_MARGIN       = {scfg.pruning.rfp_margin}",
-          f"QS_EXCHANGE      = {scfg.pruning.qs_exchange}   ; 1: q_node's exchange pruning is assembled in",
+          f"QS_EXCHANGE      = {int(scfg.pruning.qs_exchange > 0)}   ; 1: q_node's exchange pruning is assembled in (exchange_prune)",
           f"STEP_REL_REACH   = {STEP_REL_REACH}  ; step_rel covers piece - square = -REACH..REACH",
           f"STEP_KING        = {STEP_KING}", f"STEP_ADVISOR     = {STEP_ADVISOR}",
           f"STEP_ELEPHANT    = {STEP_ELEPHANT}", f"STEP_HORSE_MIN   = {STEP_HORSE_MIN}   ; horse-leg entries are >= this",
@@ -306,9 +302,9 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     t += ["; history bonus by remaining depth 1..8 (index depth-1)", "history_bonus:"]
     t += _bytes(scfg.history_bonus)
     t += _table16("material_value", [0] + [cfg.material[k] for k in range(1, 8)], "[kind 0..7]")
-    t += ["; [kind 0..7]: rank of the material value (0 = cheapest); kind a is dearer",
-          "; than kind b exactly when material_rank[a] > material_rank[b]", "material_rank:"]
-    t += _bytes(material_rank(cfg.material))
+    t += [f"; [capturer kind * 8 + victim kind]: 1 when the capturer is worth at least",
+          f"; pruning.qs_exchange = {scfg.pruning.qs_exchange} more (q_node's exchange test)", "exchange_prune:"]
+    t += _bytes(exchange_prune(cfg.material, scfg.pruning.qs_exchange), 8)
     t += ["; [piece - square + STEP_REL_REACH]: STEP_KING / STEP_ADVISOR / STEP_ELEPHANT",
           "; for a king / advisor / elephant step, the horse's leg offset (from the",
           "; square) for a horse square, else 0 (board.py: ORTHO, DIAG, HORSE_CHECKS)", "step_rel:"]
