@@ -733,7 +733,7 @@ new_piece:             ; A = the from square of entry X, a new piece
   tay
   lda board,y
   tay
-  lda piece_kind-CODE_BASE,y
+  lda code_kind-CODE_BASE,y
   tay
   lda hist_row_lo,y
   sta hp
@@ -771,7 +771,7 @@ s_piece:               ; A = lastf
   tay
   lda board,y
   tay
-  lda piece_kind-CODE_BASE,y
+  lda code_kind-CODE_BASE,y
   tay
   lda hist_row_lo,y
   sta hp
@@ -896,7 +896,7 @@ loop:
 capture:               ; A = the victim's code, or $FF: the sentinel
   bmi pv
   tay
-  lda piece_kind-CODE_BASE,y
+  lda code_kind-CODE_BASE,y
   asl a
   asl a
   asl a
@@ -904,7 +904,7 @@ capture:               ; A = the victim's code, or $FF: the sentinel
   ldy ms_from,x
   lda board,y
   tay
-  lda piece_kind-CODE_BASE,y
+  lda code_kind-CODE_BASE,y
   ora vk
   tay
   lda mvv_lva,y
@@ -1228,7 +1228,7 @@ hist:
   ldx ms_from,y
   lda board,x
   tax
-  lda piece_kind-CODE_BASE,x
+  lda code_kind-CODE_BASE,x
   tax
   lda hist_row_lo,x
   sta hp
@@ -1906,7 +1906,7 @@ generated:
   ldx ms_to,y
   lda board,x
   tax
-  ldy piece_kind-CODE_BASE,x   ; Y = the victim's kind
+  ldy code_kind-CODE_BASE,x   ; Y = the victim's kind
   ldx eng_ply
   clc
   lda material_value_lo,y
