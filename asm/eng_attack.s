@@ -3,7 +3,7 @@
 ; One specialised copy per side: the enemy's code range and the pawn's
 ; direction are immediates.  A square's code c is an enemy piece when
 ; ENEMY <= c < ENEMY+16 (empty 0, off-board $FF and own codes all fail the
-; range test), and its kind is piece_kind-$10,c.
+; range test), and its kind is code_kind-$10,c.
 
 .include "global.inc"
 .include "eng.inc"
@@ -34,7 +34,7 @@ KING_REL_REACH = 2 * UP + RIGHT
   bcs no               ; off the board
   .endif
   tax
-  lda piece_kind-CODE_BASE,x
+  lda code_kind-CODE_BASE,x
   cmp #kind
   bne no
   rts                  ; equal: C = 1, in check
@@ -71,7 +71,7 @@ scan:
   .endif
 enemy_piece:
   tax
-  lda piece_kind-CODE_BASE,x
+  lda code_kind-CODE_BASE,x
   cmp #KIND_ROOK
   beq hit
   cmp #KIND_KING
@@ -414,7 +414,7 @@ to_line:
   ; the mover as a pawn in front of the king or beside it
   ldy fl_to
   ldx board,y
-  lda piece_kind-CODE_BASE,x
+  lda code_kind-CODE_BASE,x
   cmp #KIND_PAWN
   bne no
   tya
@@ -429,7 +429,7 @@ to_line:
   bne no               ; always
 to_off:                ; Y = to, off the king's lines
   ldx board,y
-  lda piece_kind-CODE_BASE,x
+  lda code_kind-CODE_BASE,x
   cmp #KIND_HORSE
   bne no
   tya                  ; a horse square of the king, its leg empty
@@ -531,7 +531,7 @@ qs_chk  = local+10     ; eng_chk, kept
 ; that leg, so the leg reads the same before the move as after it; a pawn's
 ; checking squares are on the king's lines).  Otherwise the piece is moved
 ; on the board alone (piece lists, score, key untouched: the tests read only
-; the board, piece_kind and the kings' squares) and the tests of
+; the board, code_kind and the kings' squares) and the tests of
 ; eng_is_legal's and eng_gives_check's fast paths run from their `ft`
 ; entries; then the board is put back.
 ; Uses local+0..10.  Clobbers A, X, Y.
@@ -570,7 +570,7 @@ kings:
   bcs exact
   ldx qs_from          ; the mover as a horse giving check from `to`
   ldy board,x
-  lda piece_kind-CODE_BASE,y
+  lda code_kind-CODE_BASE,y
   cmp #KIND_HORSE
   bne safe
   lda qs_to

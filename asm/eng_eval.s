@@ -1,19 +1,27 @@
 ; eng_eval.s: the static evaluation (reference_py/evaluate.py evaluate()).
 ;
-;   e = s16(eng_score + knowledge)   Red's view; eng_score is kept by make/unmake
+;   e = s16(eng_score + eng_mterm + per-piece terms)   Red's view
 ;   e = -e if Black is to move
 ;   e = s16(e + tempo)
 ;
 ; The knowledge terms (docs/ENGINE.md "Evaluation") are computed only when
 ; the active weight set has any (ev_knowledge).  Every table comes from
-; tools/gen_tables.py (evaluate.build_tables), per weight set.  Every kind
-; has fixed slots (docs/ENGINE.md "Board"), so the per-piece terms read the
-; horses, elephants, rooks and cannons straight from their slots, with no
-; kind lookup: blocked horse legs, blocked elephant eyes and rooks on the
-; enemy king's file are counted, Red minus Black, in X and multiplied by
-; their weight once per kind (COUNT_TIMES); the cannon-file term is added
-; per cannon.  All the 16-bit adds wrap (mod 2^16), so the order of the
-; terms does not matter and the result is exactly the reference's s16().
+; tools/gen_tables.py (evaluate.build_tables), per weight set.  They come
+; in two groups:
+;   count-based (dynamic horse/cannon, pawns against attackers, missing
+;     elephants / advisors): they depend on `counts` alone, which only a
+;     capture changes, so eng_mterm_calc / eng_mterm_sum sum them into
+;     eng_mterm when the position is loaded and after each capture
+;     (eng_load, eng_make; eng_unmake restores the saved sum), and eng_eval
+;     just adds eng_mterm;
+;   per-piece (eng_eval itself): every kind has fixed slots (docs/ENGINE.md
+;     "Board"), so they read the horses, elephants, rooks and cannons
+;     straight from their slots, with no kind lookup: blocked horse legs,
+;     blocked elephant eyes and rooks on the enemy king's file are counted,
+;     Red minus Black, in X and multiplied by their weight once per kind
+;     (COUNT_TIMES); the cannon-file term is added per cannon.
+; All the 16-bit adds wrap (mod 2^16), so the order of the terms does not
+; matter and the result is exactly the reference's s16().
 ;
 ; The missing-piece table indices assume at most 2 advisors and 2 elephants
 ; per side, and at most 2 rooks and 2 cannons (fen.py MAX_COUNT: the
@@ -30,7 +38,7 @@ wlo  = local+4         ; a weight (16-bit) for MULADD; the king's square
 whi  = local+5         ;   for ev_cannon
 btw  = local+9         ; pieces between a cannon and the enemy king (ev_cannon)
 cfile = local+10       ; 2 bytes: this set's cannon-file table (ev_cannon)
-; after the pieces:
+; eng_mterm_calc:
 dif  = local+2         ; a signed count (MULADD)
 cdif = local+3         ; own - enemy cannons
 
@@ -67,48 +75,48 @@ cdif = local+3         ; own - enemy cannons
   sta whi
 .endmacro
 
-;; acc += X * (lo, hi) mod 2^16: X a signed count, not 0, that set N (the
-;; last flag-setting instruction was ldx or tax).  A loop of |X| adds of
-;; lo / hi, which are operands: `idx` = 1 reads lo,y and hi,y.  Clobbers A;
-;; X = 0.  About 25 cycles per unit (inline: no JSR/RTS).
-.macro MULADD lo, hi, idx
+;; sum += X * (lo, hi) mod 2^16 (`sum`: 2 bytes, acc or eng_mterm): X a
+;; signed count, not 0, that set N (the last flag-setting instruction was
+;; ldx or tax).  A loop of |X| adds of lo / hi, which are operands: `idx` =
+;; 1 reads lo,y and hi,y.  Clobbers A; X = 0.  About 25 cycles per unit (inline: no JSR/RTS).
+.macro MULADD lo, hi, idx, sum
   .local add, negative, done
   bmi negative
 add:
   clc
-  lda acc
+  lda sum
   .if idx
   adc lo,y
   .else
   adc lo
   .endif
-  sta acc
-  lda acc+1
+  sta sum
+  lda sum+1
   .if idx
   adc hi,y
   .else
   adc hi
   .endif
-  sta acc+1
+  sta sum+1
   dex
   bne add
   beq done             ; always
 negative:
   sec
-  lda acc
+  lda sum
   .if idx
   sbc lo,y
   .else
   sbc lo
   .endif
-  sta acc
-  lda acc+1
+  sta sum
+  lda sum+1
   .if idx
   sbc hi,y
   .else
   sbc hi
   .endif
-  sta acc+1
+  sta sum+1
   inx
   bne negative
 done:
@@ -211,17 +219,18 @@ skip:
   ldy eng_vset
   LOAD_W8 table
   txa                  ; N = the count's sign (MULADD)
-  MULADD wlo, whi, 0
+  MULADD wlo, whi, 0, acc
 skip:
 .endmacro
 
-;; The missing-piece terms of one table (miss_elephant or miss_advisor of
-;; the active set), table[(2 - own) * 3 + enemy] - table[(2 - own2) * 3 +
-;; enemy2].  Its entries are m * c * w (evaluate.build_tables), so this is
-;; (miss_prod[(2-own)*3+enemy] - miss_prod[(2-own2)*3+enemy2]) * w with
-;; w = entry 4 (m = c = 1), added by MULADD when not 0: mod 2^16 exactly
-;; the two table entries.  Clobbers A, X, Y.  11 cycles when both sides
-;; have 2 (the products are 0), else 48 when the difference is 0.
+;; eng_mterm += the missing-piece terms of one table (miss_elephant or
+;; miss_advisor of the active set), table[(2 - own) * 3 + enemy] -
+;; table[(2 - own2) * 3 + enemy2].  Its entries are m * c * w
+;; (evaluate.build_tables), so this is (miss_prod[(2-own)*3+enemy] -
+;; miss_prod[(2-own2)*3+enemy2]) * w with w = entry 4 (m = c = 1), added by
+;; MULADD when not 0: mod 2^16 exactly the two table entries.  Clobbers
+;; A, X, Y.  11 cycles when both sides have 2 (the products are 0), else 48
+;; when the difference is 0.
 .macro MISS_PAIR own, enemy, own2, enemy2, tlo, thi
   .local skip
   lda counts+own
@@ -247,7 +256,7 @@ skip:
   ldx eng_vset
   ldy evk_base_9,x
   ldx dif
-  MULADD tlo+4, thi+4, 1
+  MULADD tlo+4, thi+4, 1, eng_mterm
 skip:
 .endmacro
 
@@ -256,32 +265,42 @@ skip:
 ;;
 ; The static evaluation of the position for the side to move, exactly as
 ; reference evaluate(pos, tables of the active weight set); no noise.
-; The per-piece terms read the fixed slots of each kind (docs/ENGINE.md
-; "Board"): both sides' horses (HORSE_LEGS), elephants (ELEPHANT_EYES),
-; rooks (ROOK_FILE) and cannons (CANNON_FILE), straight-line code with no
-; kind lookup; an empty slot costs 6 cycles.
-; Input: the position (eng_score, counts, piece lists, board, eng_side)
-;   and eng_vset (the weight set whose values eng_score holds).
+; eng_score + eng_mterm (the count-based terms, kept by eng_load / eng_make
+; / eng_unmake) plus the per-piece terms, which read the fixed slots of
+; each kind (docs/ENGINE.md "Board"): both sides' horses (HORSE_LEGS),
+; elephants (ELEPHANT_EYES), rooks (ROOK_FILE) and cannons (CANNON_FILE),
+; straight-line code with no kind lookup; an empty slot costs 6 cycles.
+; Input: the position (eng_score, eng_mterm, piece lists, board, eng_side)
+;   and eng_vset (the weight set whose values eng_score and eng_mterm hold).
 ; Output: A = low byte, X = high byte of the signed 16-bit score; also in
 ;   local+0..1.
 ; Uses local+0..11 (keeps local+12..15) and 2 bytes of stack (ev_cannon).
 ; Clobbers A, X, Y.
 ; Cycles (to the final RTS): 68-69 with a material+PST set ("basic"); with
-;   the knowledge terms ("full") 501 / 734 / 1,371 (min / median / max over
+;   the knowledge terms ("full") 276 / 395 / 958 (min / median / max over
 ;   the 520 positions of emu_tests/test_romsearch_eval.py, which prints
-;   them) and 816 a call on average in the Hard search of
-;   bench.rom_profile --level Hard --positions 2 (middle-game positions;
-;   1,325 with the per-slot kind dispatch it replaced).
+;   them; 501 / 734 / 1,371 when eng_eval computed the count-based terms
+;   itself) and 552 a call on average in the Master search of
+;   bench.rom_profile --level Master --positions 1 (middle-game position;
+;   897 with the count-based terms, 1,408 with the per-slot kind dispatch
+;   before the fixed slots).
 .proc eng_eval
   ldx eng_vset
-  lda eng_score        ; acc = eng_score, the knowledge terms added to it
+  lda ev_knowledge,x
+  bne knowledge
+  lda eng_score        ; acc = eng_score
   sta acc
   lda eng_score+1
   sta acc+1
-  lda ev_knowledge,x
-  bne knowledge
   jmp side_view
 knowledge:
+  clc                  ; acc = eng_score + eng_mterm, the per-piece terms added to it
+  lda eng_score
+  adc eng_mterm
+  sta acc
+  lda eng_score+1
+  adc eng_mterm+1
+  sta acc+1
   .assert SLOTS_HORSE = 2 && SLOTS_ELEPHANT = 2 && SLOTS_ROOK = 2 && SLOTS_CANNON = 2, error, "eng_eval reads two slots per horse, elephant, rook and cannon"
   ; blocked horse legs, Red minus Black, times the set's weight
   ldx #0
@@ -319,73 +338,6 @@ knowledge:
   CANNON_FILE SLOT_CANNON+1, bkf, 16+SLOT_KING
   CANNON_FILE 16+SLOT_CANNON, rkf, SLOT_KING
   CANNON_FILE 16+SLOT_CANNON+1, rkf, SLOT_KING
-  ; dynamic horse/cannon: (own - enemy) * dyn[n], n = pieces on the board
-  ; (not counted when both differences are 0)
-  lda counts+KIND_CANNON
-  sec
-  sbc counts+8+KIND_CANNON
-  sta cdif
-  lda counts+KIND_HORSE
-  sec
-  sbc counts+8+KIND_HORSE
-  sta dif
-  ora cdif
-  beq no_dyn
-  ; (counts[0] and counts[8], kind 0, are always 0)
-  clc
-  lda counts+1
-  .repeat 6, i
-  adc counts+2+i
-  .endrepeat
-  .repeat 7, i
-  adc counts+9+i
-  .endrepeat
-  ldx eng_vset
-  adc evk_base_33,x    ; C = 0: the sum is at most 32
-  tay                  ; Y = set * 33 + n
-  ldx dif
-  beq :+
-  MULADD evk_dyn_horse_lo, evk_dyn_horse_hi, 1
-: ldx cdif
-  beq no_dyn
-  MULADD evk_dyn_cannon_lo, evk_dyn_cannon_hi, 1
-no_dyn:
-  ; pawns against the enemy's rooks + horses + cannons: one product table
-  ; [set * 42 + pawns * 7 + attackers] (at most 5 pawns, 6 attackers)
-  ldy counts+KIND_PAWN
-  lda times7,y
-  ldx eng_vset
-  clc
-  adc evk_base_42,x
-  adc counts+8+KIND_ROOK
-  adc counts+8+KIND_HORSE
-  adc counts+8+KIND_CANNON
-  tay
-  clc
-  lda acc
-  adc evk_pawn_prod_lo,y
-  sta acc
-  lda acc+1
-  adc evk_pawn_prod_hi,y
-  sta acc+1
-  ldy counts+8+KIND_PAWN
-  lda times7,y
-  clc
-  adc evk_base_42,x
-  adc counts+KIND_ROOK
-  adc counts+KIND_HORSE
-  adc counts+KIND_CANNON
-  tay
-  sec
-  lda acc
-  sbc evk_pawn_prod_lo,y
-  sta acc
-  lda acc+1
-  sbc evk_pawn_prod_hi,y
-  sta acc+1
-  ; missing elephants against enemy cannons, missing advisors against rooks
-  MISS_PAIR KIND_ELEPHANT, 8+KIND_CANNON, 8+KIND_ELEPHANT, KIND_CANNON, evk_miss_elephant_lo, evk_miss_elephant_hi
-  MISS_PAIR KIND_ADVISOR, 8+KIND_ROOK, 8+KIND_ADVISOR, KIND_ROOK, evk_miss_advisor_lo, evk_miss_advisor_hi
 side_view:
   ; Red to move: e = acc + tempo; Black: e = tempo - acc
   ldx eng_vset
@@ -413,6 +365,112 @@ black:
   sta acc+1
   tax
   lda acc
+  rts
+.endproc
+
+;;
+; eng_mterm = the count-based knowledge terms of the evaluation (docs/ENGINE.md
+; "Evaluation"; reference evaluate()): dynamic horse/cannon, pawns against
+; the enemy's rooks + horses + cannons, missing elephants against enemy
+; cannons and missing advisors against enemy rooks, summed mod 2^16 with the
+; weights of the active set (eng_mterm_sum); 0 when the set has no
+; knowledge terms (ev_knowledge, the "basic" set), and then every
+; undo_mterm entry is set to 0 too.  They depend on `counts` alone, so
+; eng_load computes them and eng_make recomputes them after a capture only
+; (eng_unmake restores the saved value); eng_eval adds eng_mterm to
+; eng_score and computes only the per-piece terms.
+; Input: counts, eng_vset.  Output: eng_mterm (lo, hi); undo_mterm_lo/hi
+;   with a set without knowledge terms.
+; Uses local+2..3.  Clobbers A, X, Y.
+; Cycles (to the final RTS): 230 with a material+PST set (the undo
+;   entries); with the knowledge terms 153 for the opening position, about
+;   150-530 along the random walks of emu_tests/test_romengine_makeunmake.py
+;   (which prints them) and, as eng_mterm_sum from eng_make, 379 a call on
+;   average in the Master search of bench.rom_profile --level Master
+;   --positions 1 (after captures).
+.proc eng_mterm_calc
+  ldx eng_vset
+  lda ev_knowledge,x
+  bne eng_mterm_sum    ; (the next routine)
+  sta eng_mterm        ; 0: eng_eval does not read it
+  sta eng_mterm+1
+  ldx #MAX_PLY - 1     ; and 0 in every undo entry: eng_make saves nothing
+: sta undo_mterm_lo,x  ;   with such a set, eng_unmake restores this 0
+  sta undo_mterm_hi,x
+  dex
+  bpl :-
+  rts
+.endproc
+
+;;
+; eng_mterm_calc's sum, for a set with knowledge terms (eng_make's entry
+; after a capture; eng_mterm_calc falls into it).
+; Input: X = eng_vset, counts.  Output: eng_mterm.
+; Uses local+2..3.  Clobbers A, X, Y.
+.proc eng_mterm_sum
+  ; pawns against the enemy's rooks + horses + cannons: one product table
+  ; [set * 42 + pawns * 7 + attackers] (at most 5 pawns, 6 attackers);
+  ; Red's term starts the sum
+  ldy counts+KIND_PAWN
+  lda times7,y
+  clc
+  adc evk_base_42,x
+  adc counts+8+KIND_ROOK
+  adc counts+8+KIND_HORSE
+  adc counts+8+KIND_CANNON
+  tay
+  lda evk_pawn_prod_lo,y
+  sta eng_mterm
+  lda evk_pawn_prod_hi,y
+  sta eng_mterm+1
+  ldy counts+8+KIND_PAWN
+  lda times7,y
+  clc
+  adc evk_base_42,x
+  adc counts+KIND_ROOK
+  adc counts+KIND_HORSE
+  adc counts+KIND_CANNON
+  tay
+  sec
+  lda eng_mterm
+  sbc evk_pawn_prod_lo,y
+  sta eng_mterm
+  lda eng_mterm+1
+  sbc evk_pawn_prod_hi,y
+  sta eng_mterm+1
+  ; dynamic horse/cannon: (own - enemy) * dyn[n], n = pieces on the board
+  ; (not counted when both differences are 0)
+  lda counts+KIND_CANNON
+  sec
+  sbc counts+8+KIND_CANNON
+  sta cdif
+  lda counts+KIND_HORSE
+  sec
+  sbc counts+8+KIND_HORSE
+  sta dif
+  ora cdif
+  beq no_dyn
+  ; (counts[0] and counts[8], kind 0, are always 0)
+  clc
+  lda counts+1
+  .repeat 6, i
+  adc counts+2+i
+  .endrepeat
+  .repeat 7, i
+  adc counts+9+i
+  .endrepeat
+  adc evk_base_33,x    ; X = eng_vset; C = 0: the sum is at most 32
+  tay                  ; Y = set * 33 + n
+  ldx dif
+  beq :+
+  MULADD evk_dyn_horse_lo, evk_dyn_horse_hi, 1, eng_mterm
+: ldx cdif
+  beq no_dyn
+  MULADD evk_dyn_cannon_lo, evk_dyn_cannon_hi, 1, eng_mterm
+no_dyn:
+  ; missing elephants against enemy cannons, missing advisors against rooks
+  MISS_PAIR KIND_ELEPHANT, 8+KIND_CANNON, 8+KIND_ELEPHANT, KIND_CANNON, evk_miss_elephant_lo, evk_miss_elephant_hi
+  MISS_PAIR KIND_ADVISOR, 8+KIND_ROOK, 8+KIND_ADVISOR, KIND_ROOK, evk_miss_advisor_lo, evk_miss_advisor_hi
   rts
 .endproc
 

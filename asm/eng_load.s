@@ -21,11 +21,13 @@
 ;   eng_side  side to move (0 Red, 1 Black)
 ;   eng_clock plies since the last capture
 ;   eng_vset  weight set (EVAL_SET_*) whose value table gives eng_score
-; Output: board, piece_sq, piece_kind, counts, eng_score, eng_key,
-;   eng_vbase set; eng_ply = 0, ms_top = 0 (the move stack is emptied),
-;   eng_chk = $FF.
-; Uses local+0..1, local+4..12.  Clobbers A, X, Y.
-; Cycles: about 11,000 for the opening position.
+; Output: board, piece_sq, counts, eng_score, eng_key, eng_mterm
+;   (eng_mterm_calc), eng_vbase set; eng_ply = 0, ms_top = 0 (the move
+;   stack is emptied), eng_chk = $FF.  (A piece's kind is a constant of its
+;   code: code_kind, code_pk.)
+; Uses local+0..12.  Clobbers A, X, Y.
+; Cycles: 10,538 for the opening position with a set without knowledge
+;   terms, 10,461 with them (eng_mterm_calc).
 .proc eng_load
 idx    = local+0       ; 0..89
 pk     = local+1
@@ -44,12 +46,11 @@ sq     = local+12
   sta board-1,x
   dex
   bne @clear_board
-  ; empty piece lists and counts
+  ; empty piece list and counts
   lda #0
   ldx #31
 @clear_lists:
   sta piece_sq,x
-  sta piece_kind,x
   dex
   bpl @clear_lists
   ldx #15
@@ -88,9 +89,6 @@ sq     = local+12
   clc
   adc slot_code,x      ; + CODE_BASE + side*16 + the kind's first slot
   tay                  ; Y = the piece's code
-  txa
-  and #7
-  sta piece_kind-CODE_BASE,y
   lda sq
   sta piece_sq-CODE_BASE,y
   tya
@@ -131,7 +129,7 @@ sq     = local+12
   sta ms_top
   lda #$FF
   sta eng_chk          ; not known until eng_in_check is asked
-  rts
+  jmp eng_mterm_calc   ; eng_mterm from the counts
 .endproc
 
 ;;
@@ -139,7 +137,7 @@ sq     = local+12
 ; search calls it at its start, as reference Position.rebuild()): writes the
 ; compact form of the board into eng_load_buf and runs eng_load, so side,
 ; clock and weight set are kept.
-; Input: a position (board, piece_kind).  Output: as eng_load; the move
+; Input: a position (board).  Output: as eng_load; the move
 ;   stack is emptied and eng_ply = 0.
 ; Uses local+0..12.  Clobbers A, X, Y.
 .proc eng_rebuild
@@ -151,8 +149,8 @@ sq     = local+12
 ; Writes the compact form of the current board into eng_load_buf (90 bytes,
 ; side*8+kind per square, index rank*9+file), eng_load's input.  The game
 ; layer (game_rules.s) edits it to take a move back.
-; Input: a position (board, piece_kind).  Output: eng_load_buf.
-; Clobbers A, X, Y.  Cycles: about 2,400.
+; Input: a position (board).  Output: eng_load_buf.
+; Clobbers A, X, Y.  Cycles: 2,057 for the opening position.
 .proc eng_compact
   ldy #89
 @square:
@@ -160,10 +158,7 @@ sq     = local+12
   lda board,x
   beq @store           ; empty: 0
   tax
-  and #BLACK_TAG       ; $20 for Black, 0 for Red
-  lsr a
-  lsr a                ; 8 or 0
-  ora piece_kind-CODE_BASE,x
+  lda code_pk-CODE_BASE,x  ; side*8 + kind
 @store:
   sta eng_load_buf,y
   dey

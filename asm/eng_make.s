@@ -1,11 +1,13 @@
 ; eng_make.s: make and unmake (reference Position.make / unmake).
 ;
 ; make saves 5 bytes per ply (from, to, captured code, clock, check state)
-; in undo_*;
+; in undo_*, and a capture 2 more (eng_mterm, which it recomputes: the
+; evaluation's count-based terms change only when `counts` does);
 ; unmake restores the board and piece lists from them and reverses the
 ; incremental score and key updates (16-bit adds and XORs are exactly
-; invertible), so the state after unmake is byte-identical to the state
-; before make (tested by emu_tests/test_romengine_makeunmake.py).
+; invertible), and a capture's unmake restores eng_mterm, so the state after
+; unmake is byte-identical to the state before make (tested by
+; emu_tests/test_romengine_makeunmake.py).
 
 .include "global.inc"
 .include "eng.inc"
@@ -62,21 +64,58 @@ zhi     = local+10     ; 2 bytes: Zobrist row (high bytes)
 
 .segment "CODE"
 
-; side*8 of a piece's code (CODE_BASE..CODE_BASE+31): the row-table index
-; of the piece is this | its kind (a lookup costs a cycle more if the table
-; crosses a page).
-side8_of_code:
-  .res 16, 0
-  .res 16, 8
+; Every kind has fixed slots (SLOT_x .. SLOT_x + SLOTS_x - 1, in kind order;
+; docs/ENGINE.md "Board"), so a piece's kind is a constant of its code: two
+; tables indexed by the code ($10-$2F), as table-CODE_BASE,x (or ,y).
+;   code_pk    side*8 + kind: the row-table / counts index of the piece
+;   code_kind  kind (KIND_*)
+; Both lie in one page with the 16 bytes before them (table-CODE_BASE),
+; so an indexed read costs 4 cycles, as a zero-page one (checked below).
+.assert SLOT_KING = 0 && SLOT_ADVISOR = SLOT_KING + SLOTS_KING && SLOT_ELEPHANT = SLOT_ADVISOR + SLOTS_ADVISOR && SLOT_HORSE = SLOT_ELEPHANT + SLOTS_ELEPHANT && SLOT_ROOK = SLOT_HORSE + SLOTS_HORSE && SLOT_CANNON = SLOT_ROOK + SLOTS_ROOK && SLOT_PAWN = SLOT_CANNON + SLOTS_CANNON && SLOT_PAWN + SLOTS_PAWN = 16, error, "code_pk / code_kind assume 16 slots per side in kind order"
+  .align 128            ; with the 16 bytes below, code_pk-CODE_BASE ..
+  .res CODE_BASE, 0     ; code_kind+31 (80 bytes) never cross a page
+code_pk:
+  .repeat 2, side
+  .res SLOTS_KING, side*8 + KIND_KING
+  .res SLOTS_ADVISOR, side*8 + KIND_ADVISOR
+  .res SLOTS_ELEPHANT, side*8 + KIND_ELEPHANT
+  .res SLOTS_HORSE, side*8 + KIND_HORSE
+  .res SLOTS_ROOK, side*8 + KIND_ROOK
+  .res SLOTS_CANNON, side*8 + KIND_CANNON
+  .res SLOTS_PAWN, side*8 + KIND_PAWN
+  .endrepeat
+code_kind:
+  .repeat 2
+  .res SLOTS_KING, KIND_KING
+  .res SLOTS_ADVISOR, KIND_ADVISOR
+  .res SLOTS_ELEPHANT, KIND_ELEPHANT
+  .res SLOTS_HORSE, KIND_HORSE
+  .res SLOTS_ROOK, KIND_ROOK
+  .res SLOTS_CANNON, KIND_CANNON
+  .res SLOTS_PAWN, KIND_PAWN
+  .endrepeat
+code_tables_end:
+.assert code_kind - code_pk = 32 && code_tables_end - code_kind = 32, error, "code_pk / code_kind: 32 codes each"
+.assert >(code_pk - CODE_BASE) = >(code_tables_end - 1), error, "code_pk-CODE_BASE .. code_kind+31 must lie in one page (no page-crossing cycle): move the tables"
 
 ;;
 ; Plays move-stack entry X (a pseudo-legal move of the side to move).
 ; Input: X = move-stack index; eng_ply < MAX_PLY.
 ; Output: the position after the move; eng_ply + 1; undo_*[old eng_ply]
-;   (undo_check keeps eng_chk, which becomes $FF: not known).
+;   (undo_check keeps eng_chk, which becomes $FF: not known); with a
+;   weight set that has knowledge terms a capture saves eng_mterm in
+;   undo_mterm_lo/hi and recomputes it (eng_mterm_sum, a tail call); a
+;   quiet move leaves it, and so does any move with a set without them
+;   (eng_mterm and the undo_mterm entries then stay 0, as eng_load set
+;   them).
 ; Uses local+0..11.  Clobbers A, X, Y.
-; Cycles: 252 for a quiet move, 361 for a capture on average, 370 at most
-;   (middlegames, bench/rom_bench.py; eng_make_ft 5 fewer).
+; Cycles: 247 for a quiet move, 366 for a capture on average, 375 at most
+;   with a set without knowledge terms (middlegames, bench/rom_bench.py;
+;   eng_make_ft 5 fewer); with the knowledge terms a capture adds about
+;   15 for the save and eng_mterm_sum (379 a call on average in the Master
+;   search of bench.rom_profile --level Master --positions 1, where 40% of
+;   the makes are captures: 457 a make on average, eng_mterm_sum
+;   included).
 .proc eng_make
   ldy ms_to,x
   lda ms_from,x
@@ -103,8 +142,7 @@ from_to:               ; A = mk_from, Y = mk_to
   sta board,x
   ldx board,y          ; X = code of the mover
   sty piece_sq-CODE_BASE,x
-  lda side8_of_code-CODE_BASE,x
-  ora piece_kind-CODE_BASE,x
+  lda code_pk-CODE_BASE,x
   tax                  ; X = side*8 + kind
   ROWS_FOR_X zlo, zhi, vlo, vhi
   ; score += V[to] - V[from]; key ^= Z[to] ^ Z[from] ^ side (Y = to)
@@ -125,8 +163,7 @@ from_to:               ; A = mk_from, Y = mk_to
   lda #0
   sta piece_sq-CODE_BASE,x
   sta eng_clock
-  lda side8_of_code-CODE_BASE,x
-  ora piece_kind-CODE_BASE,x
+  lda code_pk-CODE_BASE,x
   tax                  ; X = (side^1)*8 + kind of the victim
   dec counts,x
   ROWS_FOR_X zlo, zhi, vlo, vhi
@@ -135,7 +172,19 @@ from_to:               ; A = mk_from, Y = mk_to
   lda eng_side
   eor #1
   sta eng_side
+  ; the counts changed: save eng_mterm and recompute it (a set without
+  ; knowledge terms keeps eng_mterm and every undo_mterm entry 0: eng_load)
+  ldy eng_ply
   inc eng_ply
+  ldx eng_vset
+  lda ev_knowledge,x
+  beq @done
+  lda eng_mterm
+  sta undo_mterm_lo,y
+  lda eng_mterm+1
+  sta undo_mterm_hi,y
+  jmp eng_mterm_sum    ; X = eng_vset
+@done:
   rts
 .endproc
 
@@ -149,9 +198,11 @@ from_to:               ; A = mk_from, Y = mk_to
 
 ;;
 ; Takes back the last eng_make.
-; Input: eng_ply >= 1.  Output: the position before that make; eng_ply - 1.
+; Input: eng_ply >= 1.  Output: the position before that make, eng_mterm
+;   included (from undo_mterm_lo/hi after a capture); eng_ply - 1.
 ; Uses local+0..11.  Clobbers A, X, Y.
-; Cycles: 226 for a quiet move, 336 for a capture on average, 345 at most.
+; Cycles: 221 for a quiet move, 345 for a capture on average, 354 at most
+;   (middlegames, bench/rom_bench.py).
 .proc eng_unmake
   dec eng_ply
   ldx eng_ply
@@ -175,8 +226,7 @@ from_to:               ; A = mk_from, Y = mk_to
   txa
   sta board,y
   sty piece_sq-CODE_BASE,x
-  lda side8_of_code-CODE_BASE,x
-  ora piece_kind-CODE_BASE,x
+  lda code_pk-CODE_BASE,x
   tax                  ; X = side*8 + kind
   ROWS_FOR_X zlo, zhi, vlo, vhi
   ; score -= V[to] - V[from]; key ^= Z[to] ^ Z[from] ^ side (Y = from)
@@ -191,12 +241,16 @@ from_to:               ; A = mk_from, Y = mk_to
 @capture:
   ldy mk_to
   sty piece_sq-CODE_BASE,x
-  lda side8_of_code-CODE_BASE,x
-  ora piece_kind-CODE_BASE,x
+  lda code_pk-CODE_BASE,x
   tax                  ; X = (side^1)*8 + kind of the victim
   inc counts,x
   ROWS_FOR_X zlo, zhi, vlo, vhi
   SCORE_ADD_C0
   KEY_XOR
+  ldx eng_ply          ; the counts are back: so is eng_mterm
+  lda undo_mterm_lo,x
+  sta eng_mterm
+  lda undo_mterm_hi,x
+  sta eng_mterm+1
   rts
 .endproc

@@ -11,12 +11,12 @@
 ; Every kind has fixed slots (docs/ENGINE.md "Board": king 0, advisors
 ; 1-2, elephants 3-4, horses 5-6, rooks 7-8, cannons 9-10, pawns 11-15), so
 ; the slot order is a fixed sequence of kinds and nothing dispatches on
-; piece_kind: one generator per (captures-only?, side, kind), with the
-; side's tag, palace and half flags and the pawn's direction as
-; immediates, and per (mode, side) the 16 slots unrolled (SLOT_CALLS), each
-; live piece's generator called by jsr with Y = its square.  While
-; generating, X = next free move-stack entry; the sliders keep their square
-; in gen_from.
+; a piece's kind (code_kind): one generator per (captures-only?, side,
+; kind), with the side's tag, palace and half flags and the pawn's
+; direction as immediates, and per (mode, side) the 16 slots unrolled
+; (SLOT_CALLS), each live piece's generator called by jsr with Y = its
+; square.  While generating, X = next free move-stack entry; the sliders
+; keep their square in gen_from.
 
 .include "global.inc"
 .include "eng.inc"

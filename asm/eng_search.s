@@ -738,7 +738,7 @@ new_piece:             ; A = the from square of entry X, a new piece
   tay
   lda board,y
   tay
-  lda piece_kind-CODE_BASE,y
+  lda code_kind-CODE_BASE,y
   tay
   lda hist_row_lo,y
   sta hp
@@ -776,7 +776,7 @@ s_piece:               ; A = lastf
   tay
   lda board,y
   tay
-  lda piece_kind-CODE_BASE,y
+  lda code_kind-CODE_BASE,y
   tay
   lda hist_row_lo,y
   sta hp
@@ -901,7 +901,7 @@ loop:
 capture:               ; A = the victim's code, or $FF: the sentinel
   bmi pv
   tay
-  lda piece_kind-CODE_BASE,y
+  lda code_kind-CODE_BASE,y
   asl a
   asl a
   asl a
@@ -909,7 +909,7 @@ capture:               ; A = the victim's code, or $FF: the sentinel
   ldy ms_from,x
   lda board,y
   tay
-  lda piece_kind-CODE_BASE,y
+  lda code_kind-CODE_BASE,y
   ora vk
   tay
   lda mvv_lva,y
@@ -1233,7 +1233,7 @@ hist:
   ldx ms_from,y
   lda board,x
   tax
-  lda piece_kind-CODE_BASE,x
+  lda code_kind-CODE_BASE,x
   tax
   lda hist_row_lo,x
   sta hp
@@ -1919,7 +1919,7 @@ generated:
   ldx ms_to,y
   lda board,x
   tax
-  ldy piece_kind-CODE_BASE,x   ; Y = the victim's kind
+  ldy code_kind-CODE_BASE,x   ; Y = the victim's kind
 .if ::QS_EXCHANGE
   sty xr
 .endif
@@ -1949,7 +1949,7 @@ exchange:              ; Y = the move's index
   lda board,x
   sta xc
   tax
-  lda piece_kind-CODE_BASE,x
+  lda code_kind-CODE_BASE,x
   asl a
   asl a
   asl a

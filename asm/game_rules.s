@@ -170,10 +170,7 @@ mk_to   = local+1
   lda board,x            ; the captured piece's code, 0 if none
   beq @cap
   tax
-  and #BLACK_TAG
-  lsr a
-  lsr a
-  ora piece_kind-CODE_BASE,x
+  lda code_pk-CODE_BASE,x  ; side*8 + kind
 @cap:
   sta game_undo_cap,y
   sta game_captured

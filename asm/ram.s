@@ -6,23 +6,28 @@
 ; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
 ;   zero page       $0000-$00FF   256   256     0   locals 16, UI 14, engine
-;                                                   position 91, undo 5 x 16,
-;                                                   ply_first 17, perft 6,
+;                                                   position 61, undo 7 x 16,
+;                                                   ply_first 17, perft 4,
 ;                                                   search alpha 22 + cursor 10
-;   engine per ply  $0100-$017D   126   126     0   killers/search scalars 32,
+;   engine per ply  $0100-$017E   127   127     0   killers/search scalars 32,
 ;                                                   rep_key_lo 80, rep_check 10,
-;                                                   s_fut_lo 4
-;   UI, page 1      $017E-$01BF    65    66     1   game record 46, sound 6,
+;                                                   s_fut_lo 4, perft_ovf 1
+;   UI, page 1      $017F-$01BF    65    65     0   game record 46, sound 6,
 ;                                                   screens 13
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
 ;   UI BSS          $0300-$0380   129   129     0   vram_queue 64 + 1, attr_shadow 64
-;   engine, page 3  $0381-$03FF   126   127     1   rep_key_hi 80, pv_table 42,
-;                                                   s_fut_hi 4
+;   engine, page 3  $0381-$03FF   127   127     0   rep_key_hi 80, pv_table 42,
+;                                                   s_fut_hi 4, perft_leaf 1
 ;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
 ;                                                   history 270, search 24
-;   total                        2046  2048     2
+;   total                        2048  2048     0
+;
+; Each piece's kind is not stored: every kind has fixed slots, so it is a
+; constant of the piece's code (code_kind / code_pk, ROM tables in
+; eng_make.s).  The zero page holds the hot engine state; perft's two
+; scalars (tests and benchmarks only) live in pages 1 and 3.
 ;
 ; The linker config (xiangqi.cfg) places each segment; a segment that
 ; outgrows its area is a link error, so the budget cannot silently overflow.
@@ -46,9 +51,9 @@ think_frames:    .res 1    ; NMI: frames of the current second while ui_busy
 think_secs:      .res 1    ; NMI: seconds thought, packed BCD (99 at most)
 
 ; ======================= ENGINE (zero page) ===============================
-; The position (docs/ENGINE_ROM.md): same fields as reference_py/position.py.
+; The position (docs/ENGINE_ROM.md): the fields of reference_py/position.py
+; but piece_kind (a ROM table of the code: code_kind), plus eng_mterm.
 piece_sq:        .res 32   ; padded square of each slot, 0 = captured; red 0-15, black 16-31
-piece_kind:      .res 32   ; KIND_* of each slot (slot 0 of each side = king)
 counts:          .res 16   ; pieces on the board per side*8+kind
 eng_side:        .res 1    ; side to move: 0 Red, 1 Black
 eng_clock:       .res 1    ; plies since the last capture
@@ -59,17 +64,18 @@ ms_top:          .res 1    ; first free move-stack entry
 eng_vset:        .res 1    ; active weight set (EVAL_SET_*), input of eng_load
 eng_vbase:       .res 1    ; pages from a Zobrist-high row to the active set's value row
 eng_chk:         .res 1    ; side to move in check: 0 no, 1 yes, $FF not known yet
+eng_mterm:       .res 2    ; eng_eval's count-based knowledge sum (lo, hi), 0 for a set without knowledge
 ; per ply (index = eng_ply before the make)
 undo_from:       .res MAX_PLY  ; from square of the move made at each ply
 undo_to:         .res MAX_PLY  ; to square of the move made at each ply
 undo_cap:        .res MAX_PLY  ; square contents captured (0 = none)
 undo_clock:      .res MAX_PLY  ; eng_clock before the make
 undo_check:      .res MAX_PLY  ; eng_chk before the make (the mover's check state)
+undo_mterm_lo:   .res MAX_PLY  ; eng_mterm before the make (written by captures; all 0 with a set without knowledge), low bytes
+undo_mterm_hi:   .res MAX_PLY  ; (high bytes)
 ply_first:       .res MAX_PLY + 1  ; first move-stack entry of each ply's list (search)
 ; perft (eng_perft)
 perft_count:     .res 4    ; leaf count, 32-bit little-endian
-perft_leaf:      .res 1    ; ply at which leaves are counted
-perft_ovf:       .res 1    ; nonzero: a move list did not fit the move stack
 ; ---- search (eng_search.s, issue 5; layout in asm/search.inc) ----------
 s_alpha_lo:      .res SEARCH_PLIES + 1  ; search: alpha per ply, low bytes
 s_alpha_hi:      .res SEARCH_PLIES + 1  ; search: alpha per ply, high bytes
@@ -83,6 +89,7 @@ killers:         .res 32   ; search: killers, per-ply flags, scalars (asm/search
 rep_key_lo:      .res REP_RING_ENTRIES  ; repetition ring: key low bytes
 rep_check:       .res (REP_RING_ENTRIES + 7) / 8  ; in-check bit per ring entry
 s_fut_lo:        .res SEARCH_MAX_DEPTH    ; search: futility threshold per main-search ply, low bytes
+perft_ovf:       .res 1    ; perft: nonzero when a move list did not fit the move stack
 ; ==========================================================================
 
 .segment "UI_PAGE1"
@@ -139,6 +146,7 @@ attr_shadow:     .res 64   ; what the attribute table at $23C0 holds
 rep_key_hi:      .res REP_RING_ENTRIES  ; repetition ring: key high bytes
 pv_table:        .res 42   ; search: triangular PV and the result (asm/search.inc)
 s_fut_hi:        .res SEARCH_MAX_DEPTH    ; search: futility threshold (static eval + margin), high bytes
+perft_leaf:      .res 1    ; perft: ply at which leaves are counted
 ; ==========================================================================
 
 .segment "ENGINE_BSS"
@@ -165,6 +173,5 @@ s_lfsr:          .res 2                   ; search: seed (input), then the noise
 .assert stack_floor = STACK_FLOOR, error, "the stack must be $01C0-$01FF"
 .assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "tools/romengine's ENGINE_STACK_RESERVE is 16"
 .assert board = $0400, error, "board must start page $04 (no page crossing in board,x)"
-.assert piece_kind >= $10, error, "piece_kind-$10,x must be a zero-page operand"
 .assert piece_sq >= $10, error, "piece_sq-$10,x must be a zero-page operand"
 .assert killers = $0100, error, "engine per-ply data must start page 1"

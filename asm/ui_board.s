@@ -40,10 +40,7 @@ BLINK_FRAMES = 6         ;   6 frames off, 6 on
   lda board,x
   beq @empty
   tax
-  and #BLACK_TAG
-  lsr a
-  lsr a                 ; 8 for Black, 0 for Red
-  ora piece_kind-CODE_BASE,x
+  lda code_pk-CODE_BASE,x  ; side*8 + kind (8 for Black, 0 for Red)
 @empty:
   rts
 .endproc

@@ -17,7 +17,8 @@ tests rely on (names exported by asm/ram.s):
   ui_busy        nonzero while the computer thinks
   cursor_file    0-8 (a-i), cursor_rank 0-9 (0 = Red's back rank)
   ui_sel, ui_players, ui_level, ui_result, ui_winner
-  board          padded 11x14 mailbox (reference_py/board.py), piece_kind[32],
+  board          padded 11x14 mailbox (reference_py/board.py; a piece's kind is
+                 a constant of its code: fixed slots per kind, SLOT_KIND),
   eng_side, eng_clock, game_ply (2 bytes), game_last_seed (2 bytes),
   game_last_from, game_last_to
 
@@ -47,10 +48,13 @@ from reference_py.board import (
     file_of, rank_of, square,
 )
 from reference_py.fen import FenError, parse_fen
-from reference_py.position import Position
+from reference_py.position import KIND_RANGES, Position
 
 ROOT = Path(__file__).resolve().parents[1]
 ROM = ROOT / "rom" / "xiangqi.nes"
+# The kind of each slot side*16+slot: every kind has fixed slots (position.py
+# KIND_SLOTS), so the ROM keeps no kinds in RAM (its code_kind table in PRG).
+SLOT_KIND = [kind for _side in range(2) for kind, slots in KIND_RANGES for _ in slots]
 
 # Controller bits (cynes.NES.controller, pad 1).
 A, B, SELECT, START = 0x80, 0x40, 0x20, 0x10
@@ -250,11 +254,10 @@ class Console:
         return any(self.ram("board", BOARD_SIZE))
 
     def board_pieces(self) -> dict[int, tuple[int, int]]:
-        """{padded square: (side, kind)} from `board` and `piece_kind`, checking
-        the encoding: sentinels off the board, each code a known slot, each slot
-        on one square only, each kind 1-7.  Raises BoardStateError."""
+        """{padded square: (side, kind)} from `board` (the kind of a code's slot:
+        SLOT_KIND), checking the encoding: sentinels off the board, each code a
+        known slot, each slot on one square only.  Raises BoardStateError."""
         board = self.ram("board", BOARD_SIZE)
-        kinds = self.ram("piece_kind", 32)
         playable = set(PLAYABLE)
         errors = [f"off-board byte {sq} is ${board[sq]:02X}, expected ${OFFBOARD:02X}"
                   for sq in range(BOARD_SIZE) if sq not in playable and board[sq] != OFFBOARD]
@@ -273,11 +276,7 @@ class Console:
             if slot in seen:
                 errors.append(f"slot {slot} is on two squares ({seen[slot]} and {name})")
             seen[slot] = name
-            kind = kinds[slot]
-            if kind not in FEN_LETTERS:
-                errors.append(f"{name}: slot {slot} has kind {kind}, expected 1-7")
-                continue
-            pieces[sq] = (side, kind)
+            pieces[sq] = (side, SLOT_KIND[slot])
         if errors:
             raise BoardStateError(f"board in RAM at {self.where()}: " + "; ".join(errors[:8]))
         return pieces

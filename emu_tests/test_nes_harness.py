@@ -36,10 +36,10 @@ def on_board(con) -> Console:
 
 
 def load_fen(con: Console, fen: str) -> None:
-    """Write a reference position into the engine's RAM, as the ROM lays it out."""
+    """Write a reference position into the engine's RAM, as the ROM lays it out
+    (canonical slots: a piece's kind is its slot's, SLOT_KIND)."""
     pos = parse_fen(fen)
     con.poke("board", pos.board)
-    con.poke("piece_kind", pos.piece_kind)
     con.poke("eng_side", pos.side)
     con.poke("eng_clock", pos.clock)
 

@@ -1,7 +1,10 @@
 """make/unmake of the ROM's engine: after every make the state equals the
 reference's after the same make, and every unmake restores every byte of
-engine state (board, piece lists, counts, side, clock, key, score, ply,
-move-stack top), over whole random games (hypothesis chooses the games).
+engine state (board, piece lists, counts, side, clock, key, score, eng_mterm,
+ply, move-stack top), over whole random games (hypothesis chooses the games).
+eng_mterm (the evaluation's count-based terms, recomputed by a capture's
+make only) equals a from-scratch computation after random makes and unmakes,
+and eng_eval equals reference evaluate() there.
 
 A game is played 16 plies at a time (the undo stack holds MAX_PLY = 16):
 at each node every pseudo-legal move is made and unmade (byte-identical
@@ -12,13 +15,15 @@ unmade back to its first position, byte for byte.
 from __future__ import annotations
 
 import random
+import statistics
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from emu_tests.romengine_positions import suite_fens
 from reference_py.config import load_eval
-from reference_py.evaluate import tables_for
+from reference_py.board import ADVISOR, CANNON, ELEPHANT, HORSE, PAWN, ROOK
+from reference_py.evaluate import evaluate, tables_for
 from reference_py.fen import parse_fen
 from reference_py.search import MAX_PLY
 from tools.romengine import RomEngine, reference_state
@@ -26,6 +31,7 @@ from tools.romengine import RomEngine, reference_state
 SETS = list(load_eval().sets)
 FENS = suite_fens()
 STATS = {"plies": 0, "moves": 0}
+MTERM = {"captures": 0, "unmade": 0, "cycles": []}
 
 
 @pytest.fixture(scope="module")
@@ -120,3 +126,84 @@ def test_rebuild_after_moves_equals_reference(eng, seed, start, vset):
     assert eng.state() == reference_state(ref)
     assert eng.byte("eng_ply") == 0 and eng.byte("ms_top") == 0
     assert eng.generate() == ref.generate()
+
+
+def count_terms(pos, t) -> int:
+    """The count-based part of reference evaluate.knowledge_terms (the same
+    lines: dynamic horse/cannon, pawns against attackers, missing elephants
+    and advisors), mod 2^16: what eng_mterm holds; 0 for a set without
+    knowledge terms."""
+    if not t.knowledge:
+        return 0
+    c = pos.count
+    n = sum(c)
+    s = (c[HORSE] - c[8 + HORSE]) * t.dyn_horse[n]
+    s += (c[CANNON] - c[8 + CANNON]) * t.dyn_cannon[n]
+    red_att = c[ROOK] + c[HORSE] + c[CANNON]
+    black_att = c[8 + ROOK] + c[8 + HORSE] + c[8 + CANNON]
+    s += c[PAWN] * t.pawn_adj[black_att] - c[8 + PAWN] * t.pawn_adj[red_att]
+    s += t.miss_elephant[(2 - c[ELEPHANT]) * 3 + c[8 + CANNON]]
+    s -= t.miss_elephant[(2 - c[8 + ELEPHANT]) * 3 + c[CANNON]]
+    s += t.miss_advisor[(2 - c[ADVISOR]) * 3 + c[8 + ROOK]]
+    s -= t.miss_advisor[(2 - c[8 + ADVISOR]) * 3 + c[ROOK]]
+    return s & 0xFFFF
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1), start=st.integers(0, len(FENS) - 1), vset=st.integers(0, len(SETS) - 1))
+def test_mterm_follows_makes_and_unmakes(eng, seed, start, vset):
+    """Random walks of makes (mostly captures) and unmakes: after every step
+    eng_mterm equals the count-based terms of the reference's position and
+    what eng_mterm_calc (eng_load's computation) gives from scratch, and
+    eng_eval equals reference evaluate()."""
+    rng = random.Random(seed)
+    t = tables_for(SETS[vset])
+    ref = parse_fen(FENS[start], t.values)
+    ref.rebuild()
+    eng.load(ref, vset)
+
+    def check(where):
+        mterm = eng.word("eng_mterm")
+        assert mterm == count_terms(ref, t), where
+        before = eng.raw_state()
+        cycles = eng.call("eng_mterm_calc")
+        if t.knowledge:
+            MTERM["cycles"].append(cycles)
+        assert eng.word("eng_mterm") == mterm, f"{where}: eng_mterm_calc from scratch"
+        assert eng.raw_state() == before
+        eng.call("eng_eval")
+        m = eng.cpu.mpu
+        got = m.a | (m.x << 8)
+        assert got == evaluate(ref, t) & 0xFFFF, f"{where}: eng_eval"
+
+    check("after eng_load")
+    ply = 0
+    for step in range(60):
+        legal = ref.legal_moves() if ply < MAX_PLY else []
+        if legal and (ply == 0 or rng.random() < 0.6):
+            caps = [m for m in legal if ref.board[m >> 8]]
+            m = rng.choice(caps if caps and rng.random() < 0.8 else legal)
+            eng.poke("ms_from", [m & 0xFF])
+            eng.poke("ms_to", [m >> 8])
+            eng.make(0)
+            ref.make(m)
+            ply += 1
+            MTERM["captures"] += m in caps
+            check(f"step {step}: make {m:04x}")
+        elif ply:
+            eng.unmake()
+            ref.unmake()
+            ply -= 1
+            MTERM["unmade"] += 1
+            check(f"step {step}: unmake")
+        else:
+            break
+    assert eng.byte("eng_ply") == ply
+
+
+def test_mterm_walks_made_captures():
+    """Runs after the property test (file order): it made and unmade captures."""
+    assert MTERM["captures"] >= 100 and MTERM["unmade"] >= 100, MTERM
+    c = MTERM["cycles"] or [0]
+    print(f"\neng_mterm_calc cycles (sets with knowledge terms) over {len(c)} calls: min {min(c)}, "
+          f"median {statistics.median(c):.0f}, max {max(c)} (call to final RTS)")

@@ -100,13 +100,16 @@ bytes, history 3 x 90).  It does not fit as drawn:
 * the engine's share of $0380-$07FF needs 154 + 576 + 64 + 170 + 270 =
   1,234 bytes of the 1,152 there: **82 bytes over** (83 with the UI's byte).
 
-As built (the table above): `counts`, the undo stack (`undo_*`, 5 x 16
-with the check flag) and `ply_first` live in the zero page; the repetition
-ring is two parallel arrays, `rep_key_lo` in page 1 (with the killers and
-the check bits) and `rep_key_hi` in the rest of page 3 (with the PV); the
-board starts page $04 so `board,x` / `board,y` never cross a page.  The
-whole map is linked, so an overflow is a link error, and
-`tools/romengine` faults any access outside the engine's segments.
+As built (the table above): `counts`, the undo stack (`undo_*`, 7 x 16
+with the check flag and the saved `eng_mterm`) and `ply_first` live in the
+zero page (a piece's kind is not stored: with fixed slots it is the ROM
+table `code_kind` of its code; perft's two scalars take the last bytes of
+pages 1 and 3); the repetition ring is two parallel arrays, `rep_key_lo`
+in page 1 (with the killers and the check bits) and `rep_key_hi` in the
+rest of page 3 (with the PV); the board starts page $04 so `board,x` /
+`board,y` never cross a page.  The whole map is linked, so an overflow is
+a link error, and `tools/romengine` faults any access outside the
+engine's segments.
 
 What is left for the search (next issue) is the headroom column: per-ply
 search state (alpha, beta, best score, move index: about 7 x 16 bytes)

@@ -332,7 +332,8 @@ class RomEngine:
         s = labels
         self.a_board = s["board"]
         self.a_piece_sq = s["piece_sq"]
-        self.a_piece_kind = s["piece_kind"]
+        # a piece's kind is a constant of its code (fixed slots): the ROM table
+        self.code_kind = self.mem[s["code_kind"]:s["code_kind"] + 32]
         self.a_counts = s["counts"]
         self.a_ms_from, self.a_ms_to = s["ms_from"], s["ms_to"]
 
@@ -476,12 +477,15 @@ class RomEngine:
 
     # ---------------------------------------------------------- state
     def state(self) -> dict[str, object]:
-        """The engine's position state, as the reference's fields."""
+        """The engine's position state, as the reference's fields.  piece_kind
+        is the kind of each slot on the board (0 for a captured or unused
+        slot), from the ROM's code_kind table: the ROM keeps no kind in RAM."""
         m = self.mem
+        piece_sq = m[self.a_piece_sq:self.a_piece_sq + 32]
         return {
             "board": m[self.a_board:self.a_board + 154],
-            "piece_sq": m[self.a_piece_sq:self.a_piece_sq + 32],
-            "piece_kind": m[self.a_piece_kind:self.a_piece_kind + 32],
+            "piece_sq": piece_sq,
+            "piece_kind": [k if sq else 0 for k, sq in zip(self.code_kind, piece_sq)],
             "count": m[self.a_counts:self.a_counts + 16],
             "side": self.byte("eng_side"),
             "clock": self.byte("eng_clock"),
@@ -490,17 +494,21 @@ class RomEngine:
         }
 
     def raw_state(self) -> bytes:
-        """Every byte of position state, then eng_chk, eng_ply, ms_top, eng_vbase
-        (make/unmake round trips; ms_top is the second-to-last byte)."""
+        """Every byte of position state, then eng_mterm, eng_chk, eng_ply, ms_top,
+        eng_vbase (make/unmake round trips; ms_top is the second-to-last byte)."""
         s = self.state()
-        extra = [self.byte("eng_chk"), self.byte("eng_ply"), self.byte("ms_top"), self.byte("eng_vbase")]
-        return bytes(s["board"] + s["piece_sq"] + s["piece_kind"] + s["count"]
+        extra = list(self.peek("eng_mterm", 2)) + [self.byte("eng_chk"), self.byte("eng_ply"),
+                                                   self.byte("ms_top"), self.byte("eng_vbase")]
+        return bytes(s["board"] + s["piece_sq"] + s["count"]
                      + [s["side"], s["clock"], s["key"] & 0xFF, s["key"] >> 8,
                         s["score"] & 0xFF, s["score"] >> 8] + extra)
 
 
 def reference_state(pos: Position) -> dict[str, object]:
-    return {"board": list(pos.board), "piece_sq": list(pos.piece_sq), "piece_kind": list(pos.piece_kind),
+    """The reference's fields as RomEngine.state() gives them (piece_kind of
+    the slots on the board only)."""
+    kinds = [k if sq else 0 for k, sq in zip(pos.piece_kind, pos.piece_sq)]
+    return {"board": list(pos.board), "piece_sq": list(pos.piece_sq), "piece_kind": kinds,
             "count": list(pos.count), "side": pos.side, "clock": pos.clock, "key": pos.key,
             "score": pos.score & 0xFFFF}
 
