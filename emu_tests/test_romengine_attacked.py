@@ -31,6 +31,7 @@ from reference_py.board import (ADVISOR, BLACK, CANNON, ELEPHANT, EMPTY, HORSE, 
                                 PLAYABLE, RED, ROOK, SIDE_TAG, file_of, rank_of, square)
 from reference_py.fen import parse_fen
 from reference_py.position import Position
+from reference_py.rules import random_walk
 from tools.romengine import RomEngine
 
 
@@ -103,16 +104,6 @@ def compare_exchanges(eng: RomEngine, pos: Position, seen: Counter, where: str,
         seen["exchange", want] += 1
         if want != before:
             seen["x-ray" if want else "screen gone"] += 1
-
-
-def walk(fen: str, plies: int, rng: random.Random) -> Position:
-    pos = parse_fen(fen)
-    for _ in range(plies):
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos.make(rng.choice(moves))
-    return pos
 
 
 def mirrored(pieces: dict[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:
@@ -206,7 +197,7 @@ def test_attacked_on_walked_middlegames(eng):
     cycles: list[int] = []
     for n, fen in enumerate(suite_fens()):
         for plies in [0] + [rng.randrange(1, 100) for _ in range(5)]:
-            pos = walk(fen, plies, rng)
+            pos = random_walk(fen, plies, rng)
             eng.load(pos)
             compare_squares(eng, pos, seen, f"middlegame {n} + {plies}")
             compare_exchanges(eng, pos, seen, f"middlegame {n} + {plies}", cycles)

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from emu_tests.romengine_positions import suite_fens
 from reference_py.config import load_eval
-from reference_py.board import ADVISOR, CANNON, ELEPHANT, HORSE, PAWN, ROOK
+from reference_py import evaluate as reference_eval
 from reference_py.evaluate import evaluate, tables_for
 from reference_py.fen import parse_fen
 from reference_py.search import MAX_PLY
@@ -129,24 +129,9 @@ def test_rebuild_after_moves_equals_reference(eng, seed, start, vset):
 
 
 def count_terms(pos, t) -> int:
-    """The count-based part of reference evaluate.knowledge_terms (the same
-    lines: dynamic horse/cannon, pawns against attackers, missing elephants
-    and advisors), mod 2^16: what eng_mterm holds; 0 for a set without
-    knowledge terms."""
-    if not t.knowledge:
-        return 0
-    c = pos.count
-    n = sum(c)
-    s = (c[HORSE] - c[8 + HORSE]) * t.dyn_horse[n]
-    s += (c[CANNON] - c[8 + CANNON]) * t.dyn_cannon[n]
-    red_att = c[ROOK] + c[HORSE] + c[CANNON]
-    black_att = c[8 + ROOK] + c[8 + HORSE] + c[8 + CANNON]
-    s += c[PAWN] * t.pawn_adj[black_att] - c[8 + PAWN] * t.pawn_adj[red_att]
-    s += t.miss_elephant[(2 - c[ELEPHANT]) * 3 + c[8 + CANNON]]
-    s -= t.miss_elephant[(2 - c[8 + ELEPHANT]) * 3 + c[CANNON]]
-    s += t.miss_advisor[(2 - c[ADVISOR]) * 3 + c[8 + ROOK]]
-    s -= t.miss_advisor[(2 - c[8 + ADVISOR]) * 3 + c[ROOK]]
-    return s & 0xFFFF
+    """What eng_mterm holds: the reference's count-based knowledge terms
+    (evaluate.count_terms) mod 2^16; 0 for a set without knowledge terms."""
+    return reference_eval.count_terms(pos, t) & 0xFFFF if t.knowledge else 0
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))

@@ -70,10 +70,11 @@ def tables_for(set_name: str) -> EvalTables:
     return build_tables(cfg, cfg.sets[set_name])
 
 
-def knowledge_terms(pos: Position, t: EvalTables) -> int:
-    """The leaf-computed terms, Red minus Black."""
+def count_terms(pos: Position, t: EvalTables) -> int:
+    """The knowledge terms that depend only on the piece counts, Red minus
+    Black (they change only at captures: the ROM keeps their sum, eng_mterm,
+    in make/unmake)."""
     c = pos.count
-    board = pos.board
     n = sum(c)
     s = (c[HORSE] - c[8 + HORSE]) * t.dyn_horse[n]
     s += (c[CANNON] - c[8 + CANNON]) * t.dyn_cannon[n]
@@ -84,6 +85,13 @@ def knowledge_terms(pos: Position, t: EvalTables) -> int:
     s -= t.miss_elephant[(2 - c[8 + ELEPHANT]) * 3 + c[CANNON]]
     s += t.miss_advisor[(2 - c[ADVISOR]) * 3 + c[8 + ROOK]]
     s -= t.miss_advisor[(2 - c[8 + ADVISOR]) * 3 + c[ROOK]]
+    return s
+
+
+def knowledge_terms(pos: Position, t: EvalTables) -> int:
+    """The leaf-computed terms, Red minus Black."""
+    board = pos.board
+    s = count_terms(pos, t)
     kings = (pos.piece_sq[0], pos.piece_sq[16])
     for i in range(32):
         sq = pos.piece_sq[i]

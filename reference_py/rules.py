@@ -12,6 +12,7 @@ check/chase cycles; such cycles are simply draws by repetition.
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from .board import BLACK, RED
@@ -22,6 +23,18 @@ from .position import Position
 SIDE_NAME = ("Red", "Black")
 DRAW_PLIES = 120
 GAME_WINDOW = 64            # positions remembered for repetition (the ROM's ring)
+
+
+def random_walk(fen: str, plies: int, rng: random.Random) -> Position:
+    """The position after up to `plies` random legal moves from `fen` (fewer
+    when the side to move has none): the tests' source of varied positions."""
+    pos = parse_fen(fen)
+    for _ in range(plies):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.make(rng.choice(moves))
+    return pos
 
 
 @dataclass(frozen=True)

@@ -13,19 +13,8 @@ from reference_py.board import EMPTY, PLAYABLE, SIDE_TAG
 from reference_py.config import load_search
 from reference_py.fen import parse_fen
 from reference_py.notation import parse_iccs
+from reference_py.rules import random_walk
 from reference_py.search import Searcher, level_by_name
-
-
-def _walk(fen: str, plies: int, seed: int):
-    """The suite position after `plies` random legal moves (fewer if the game ends)."""
-    rng = random.Random(seed)
-    pos = parse_fen(fen)
-    for _ in range(plies):
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos.make(rng.choice(moves))
-    return pos
 
 
 def _targets(pos, by: int) -> set[int]:
@@ -43,7 +32,7 @@ def _targets(pos, by: int) -> set[int]:
 def test_attacked_equals_pseudo_legal_capture_targets(index, plies, seed):
     """attacked(sq, by) is true exactly when a pseudo-legal move of `by`
     could capture on sq, for every square holding a piece of the other side."""
-    pos = _walk(suite_fens()[index], plies, seed)
+    pos = random_walk(suite_fens()[index], plies, random.Random(seed))
     for by in (0, 1):
         targets = _targets(pos, by)
         for sq in PLAYABLE:

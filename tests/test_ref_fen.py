@@ -11,20 +11,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from reference_py.board import BLACK, ELEPHANT, HORSE, RED, square
 from reference_py.fen import START_FEN, FenError, format_fen, parse_fen
+from reference_py.rules import random_walk
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"
 
 
 def random_position(seed: int, plies: int):
-    rng = random.Random(seed)
-    pos = parse_fen(START_FEN)
-    for _ in range(plies):
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos.make(rng.choice(moves))
-    return pos
+    return random_walk(START_FEN, plies, random.Random(seed))
 
 
 def snapshot(pos):
