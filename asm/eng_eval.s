@@ -394,7 +394,7 @@ black:
   bne eng_mterm_sum    ; (the next routine)
   sta eng_mterm        ; 0: eng_eval does not read it
   sta eng_mterm+1
-  ldx #MAX_PLY - 1     ; and 0 in every undo entry: eng_make saves nothing
+  ldx #ENG_PLIES - 1   ; and 0 in every undo entry: eng_make saves nothing
 : sta undo_mterm_lo,x  ;   with such a set, eng_unmake restores this 0
   sta undo_mterm_hi,x
   dex

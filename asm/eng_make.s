@@ -1,12 +1,12 @@
 ; eng_make.s: make and unmake (reference Position.make / unmake).
 ;
-; make saves 5 bytes per ply (from, to, captured code, clock, check state)
-; in undo_*, and a capture 2 more (eng_mterm, which it recomputes: the
-; evaluation's count-based terms change only when `counts` does);
-; unmake restores the board and piece lists from them and reverses the
-; incremental score and key updates (16-bit adds and XORs are exactly
-; invertible), and a capture's unmake restores eng_mterm, so the state after
-; unmake is byte-identical to the state before make (tested by
+; make saves 9 bytes per ply (from, to, captured code, clock, check state,
+; eng_score and eng_key) in undo_*, and a capture 2 more (eng_mterm, which it
+; recomputes: the evaluation's count-based terms change only when `counts`
+; does), then updates the score and key incrementally; unmake restores the
+; board and piece lists from them and copies the saved score, key (and after
+; a capture eng_mterm) back instead of reversing the updates, so the state
+; after unmake is byte-identical to the state before make (tested by
 ; emu_tests/test_romengine_makeunmake.py).
 
 .include "global.inc"
@@ -100,22 +100,23 @@ code_tables_end:
 
 ;;
 ; Plays move-stack entry X (a pseudo-legal move of the side to move).
-; Input: X = move-stack index; eng_ply < MAX_PLY.
+; Input: X = move-stack index; eng_ply < ENG_PLIES.
 ; Output: the position after the move; eng_ply + 1; undo_*[old eng_ply]
-;   (undo_check keeps eng_chk, which becomes $FF: not known); with a
-;   weight set that has knowledge terms a capture saves eng_mterm in
-;   undo_mterm_lo/hi and recomputes it (eng_mterm_sum, a tail call); a
-;   quiet move leaves it, and so does any move with a set without them
-;   (eng_mterm and the undo_mterm entries then stay 0, as eng_load set
-;   them).
+;   (undo_check keeps eng_chk, which becomes $FF: not known; undo_score /
+;   undo_key keep eng_score / eng_key for eng_unmake); with a weight set
+;   that has knowledge terms a capture saves eng_mterm in undo_mterm_lo/hi
+;   and recomputes it (eng_mterm_sum, a tail call); a quiet move leaves
+;   it, and so does any move with a set without them (eng_mterm and the
+;   undo_mterm entries then stay 0, as eng_load set them).
 ; Uses local+0..11.  Clobbers A, X, Y.
-; Cycles: 247 for a quiet move, 366 for a capture on average, 375 at most
+; Cycles: 276 for a quiet move, 394 for a capture on average, 403 at most
 ;   with a set without knowledge terms (middlegames, bench/rom_bench.py;
-;   eng_make_ft 5 fewer); with the knowledge terms a capture adds about
-;   15 for the save and eng_mterm_sum (379 a call on average in the Master
-;   search of bench.rom_profile --level Master --positions 1, where 40% of
-;   the makes are captures: 457 a make on average, eng_mterm_sum
-;   included).
+;   eng_make_ft 5 fewer; 28 of them save the score and key); with the
+;   knowledge terms a capture adds about 15 for the save and eng_mterm_sum
+;   (379 a call on average in the Master search of bench.rom_profile
+;   --level Master --positions 1): 315 a make on average of its own, 407
+;   with eng_mterm_sum, in bench.rom_profile --level Master --positions 4
+;   --skip 2.
 .proc eng_make
   ldy ms_to,x
   lda ms_from,x
@@ -132,6 +133,14 @@ from_to:               ; A = mk_from, Y = mk_to
   sta undo_clock,x
   lda eng_chk
   sta undo_check,x
+  lda eng_score        ; eng_unmake copies the score and key back
+  sta undo_score_lo,x
+  lda eng_score+1
+  sta undo_score_hi,x
+  lda eng_key
+  sta undo_key_lo,x
+  lda eng_key+1
+  sta undo_key_hi,x
   lda #$FF
   sta eng_chk          ; not known for the new position
   ; the board and the mover's square (Y = mk_to)
@@ -198,59 +207,66 @@ from_to:               ; A = mk_from, Y = mk_to
 
 ;;
 ; Takes back the last eng_make.
-; Input: eng_ply >= 1.  Output: the position before that make, eng_mterm
-;   included (from undo_mterm_lo/hi after a capture); eng_ply - 1.
-; Uses local+0..11.  Clobbers A, X, Y.
-; Cycles: 221 for a quiet move, 345 for a capture on average, 354 at most
-;   (middlegames, bench/rom_bench.py).
+; Input: eng_ply >= 1.  Output: the position before that make: the board,
+;   piece lists and counts put back, eng_score, eng_key, eng_clock and
+;   eng_chk copied from undo_*, eng_mterm too after a capture (from
+;   undo_mterm_lo/hi); eng_ply - 1.
+; Uses local+2 (a capture).  Clobbers A, X, Y.
+; Cycles: 104 for a quiet move, 145 for a capture (middlegames,
+;   bench/rom_bench.py; 116 a call on average in bench.rom_profile --level
+;   Master --positions 4 --skip 2).
+.assert SQ_EMPTY = 0, error, "eng_make and eng_unmake read undo_cap = SQ_EMPTY as no capture (bne)"
 .proc eng_unmake
   dec eng_ply
-  ldx eng_ply
-  lda undo_clock,x
+  ldy eng_ply          ; Y = ply (undo_* reads are absolute,y: 4 cycles too)
+  lda undo_clock,y
   sta eng_clock
-  lda undo_check,x
+  lda undo_check,y
   sta eng_chk
+  lda undo_score_lo,y
+  sta eng_score
+  lda undo_score_hi,y
+  sta eng_score+1
+  lda undo_key_lo,y
+  sta eng_key
+  lda undo_key_hi,y
+  sta eng_key+1
   lda eng_side
   eor #1
   sta eng_side         ; the side that made the move
-  lda undo_from,x
-  sta mk_from
-  lda undo_cap,x
-  sta mk_cap
-  ldy undo_to,x
-  sty mk_to
-  ; the board and the mover's square
-  ldx board,y          ; X = code of the mover
-  sta board,y          ; the captured code back (A = mk_cap)
-  ldy mk_from
-  txa
-  sta board,y
-  sty piece_sq-CODE_BASE,x
-  lda code_pk-CODE_BASE,x
-  tax                  ; X = side*8 + kind
-  ROWS_FOR_X zlo, zhi, vlo, vhi
-  ; score -= V[to] - V[from]; key ^= Z[to] ^ Z[from] ^ side (Y = from)
-  SCORE_ADD_C0
-  KEY_MOVE_BYTE zlo, mk_to, 0, ZOBRIST_SIDE_LO
-  SCORE_SUB
-  KEY_MOVE_BYTE zhi, mk_from, 1, ZOBRIST_SIDE_HI
-  ; a capture: the victim comes back
-  ldx mk_cap
+  lda undo_cap,y
   bne @capture
-  rts
-@capture:
-  ldy mk_to
+  ; a quiet move: the mover goes back, `to` is empty again
+  ldx undo_to,y        ; X = to
+  lda undo_from,y
+  tay                  ; Y = from
+  lda board,x          ; the mover's code
+  sta board,y
+  lda #SQ_EMPTY
+  sta board,x
+  ldx board,y          ; X = code of the mover
   sty piece_sq-CODE_BASE,x
+  rts
+@capture:              ; A = the victim's code, Y = ply
+  tax
+  lda undo_to,y        ; the victim comes back to `to`
+  sta piece_sq-CODE_BASE,x
+  stx mk_cap
   lda code_pk-CODE_BASE,x
   tax                  ; X = (side^1)*8 + kind of the victim
   inc counts,x
-  ROWS_FOR_X zlo, zhi, vlo, vhi
-  SCORE_ADD_C0
-  KEY_XOR
-  ldx eng_ply          ; the counts are back: so is eng_mterm
-  lda undo_mterm_lo,x
+  lda undo_mterm_lo,y  ; the counts are back: so is eng_mterm
   sta eng_mterm
-  lda undo_mterm_hi,x
+  lda undo_mterm_hi,y
   sta eng_mterm+1
+  ldx undo_to,y        ; X = to
+  lda undo_from,y
+  tay                  ; Y = from
+  lda board,x          ; the mover's code
+  sta board,y
+  lda mk_cap
+  sta board,x
+  ldx board,y          ; X = code of the mover
+  sty piece_sq-CODE_BASE,x
   rts
 .endproc

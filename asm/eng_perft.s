@@ -3,8 +3,9 @@
 ; perft counts the leaves of the legal move tree: every pseudo-legal move
 ; is made and kept when eng_is_legal says so, exactly as the reference.
 ; The recursion runs on the 6502 (tools/romengine only starts it), with
-; the loop index of each level on the hardware stack: 3 bytes + 2 for the
-; return address per ply, under 100 bytes at the deepest MAX_PLY.
+; the loop index of each level on the hardware stack: 2 bytes (the list's
+; first entry and the index) + 2 for the return address per ply.  The undo
+; entries (ENG_PLIES) bound the depth: eng_ply + depth <= ENG_PLIES.
 
 .include "global.inc"
 .include "eng.inc"
@@ -13,11 +14,12 @@
 
 ;;
 ; Counts the leaf nodes of the legal move tree `depth` plies deep.
-; Input: A = depth (0..MAX_PLY - eng_ply); the position.
+; Input: A = depth (0..ENG_PLIES - eng_ply); the position.
 ; Output: perft_count (32-bit) = the count; C = 0.  C = 1 when the count is
 ;   not exact: perft_ovf = 1 when some move list did not fit the move stack
 ;   (that node then counted as having no moves), 2 when eng_ply + depth >
-;   MAX_PLY (nothing searched).  The position is unchanged.
+;   ENG_PLIES, the undo entries (nothing searched).  The position is
+;   unchanged.
 ; Uses local+0..11 and the stack.  Clobbers A, X, Y.
 ; Cycles: about 1,000 per leaf (bench/rom_bench.py, depth 3).
 .proc eng_perft
@@ -36,7 +38,7 @@
   clc
   adc eng_ply
   sta perft_leaf
-  cmp #MAX_PLY + 1
+  cmp #ENG_PLIES + 1
   bcc :+
   lda #2               ; deeper than the undo stack: refuse
   sta perft_ovf

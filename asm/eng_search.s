@@ -58,6 +58,9 @@ bk   = local+1         ; pick: best key (score_moves, score_quiets: best key + 1
 .assert PV_AREA_END <= pv_table + 42, error, "the PV and result do not fit pv_table"
 .assert KILLER_AREA_END <= killers + 32, error, "killers, flags and scalars do not fit the killers area"
 .assert SEARCH_PLIES <= MAX_PLY, error, "per-ply arrays larger than MAX_PLY"
+.assert SEARCH_PLIES <= ENG_PLIES, error, "the search makes moves past the undo entries"
+.assert SEARCH_REACH <= SEARCH_PLIES || SEARCH_PLIES = MAX_PLY, error, "ply_first / the per-ply arrays miss the leaves' plies"
+.assert REP_RING_ENTRIES >= GAME_WINDOW + SEARCH_MAX_DEPTH, error, "the repetition ring misses the search path"
 .assert SEARCH_MAX_DEPTH < MAX_PLY, error, "ab_node enters q_node past its MAX_PLY test"
 
 ;; N = 1 when the signed 16-bit a < b (a, b: any operands of lda/cmp/sbc).
@@ -1856,11 +1859,16 @@ some:
   sbc s_qstart
   ldy s_level
   cmp lvl_qdepth,y
+.if ::SEARCH_REACH > ::MAX_PLY
   bcs leaf
-  cpx #MAX_PLY
-  bcc entered
+  cpx #MAX_PLY         ; the reference's cut-off: only when a level's depth
+  bcc entered          ; + qdepth exceeds MAX_PLY
 leaf:
   jmp search_eval
+.else
+  bcc entered          ; qply < qdepth: ply < depth + qdepth <= SEARCH_REACH
+  jmp search_eval      ; <= MAX_PLY, so the reference's ply >= MAX_PLY
+.endif                 ; cut-off never applies here
 entered:               ; from ab_node: X = eng_ply, ms_top set, qply 0 < qdepth
   lda s_flags,x
   bmi generate         ; in check: no stand pat

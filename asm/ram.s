@@ -5,24 +5,31 @@
 ; generated from the linker map by tools/memory_map.py and checked against the
 ; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
-;   zero page       $0000-$00FF   256   256     0   locals 16, UI 14, engine
-;                                                   position 61, undo 7 x 16,
-;                                                   ply_first 17, perft 4,
+;   zero page       $0000-$00FF   248   256     8   locals 16, UI 14, engine
+;                                                   position 61, undo 11 x 10,
+;                                                   ply_first 11, perft 4,
 ;                                                   search alpha 22 + cursor 10
-;   engine per ply  $0100-$017E   127   127     0   killers/search scalars 32,
-;                                                   rep_key_lo 80, rep_check 10,
+;   engine per ply  $0100-$0171   114   114     0   killers/search scalars 32,
+;                                                   rep_key_lo 68, rep_check 9,
 ;                                                   s_fut_lo 4, perft_ovf 1
-;   UI, page 1      $017F-$01BF    65    65     0   game record 46, sound 6,
+;   UI, page 1      $0172-$01BF    65    78    13   game record 46, sound 6,
 ;                                                   screens 13
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
 ;   UI BSS          $0300-$0380   129   129     0   vram_queue 64 + 1, attr_shadow 64
-;   engine, page 3  $0381-$03FF   127   127     0   rep_key_hi 80, pv_table 42,
+;   engine, page 3  $0381-$03FF   115   127    12   rep_key_hi 68, pv_table 42,
 ;                                                   s_fut_hi 4, perft_leaf 1
 ;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
 ;                                                   history 270, search 24
-;   total                        2048  2048     0
+;   total                        2015  2048    33
+;
+; The per-ply arrays are sized from the levels (tools/gen_tables.py
+; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
+; ply_first entries (the levels' largest depth + qdepth; the reference's
+; MAX_PLY = 16 is never reached), a repetition ring of GAME_WINDOW +
+; SEARCH_MAX_DEPTH = 68 entries.  A deeper level grows them at the next
+; build (a link error when they no longer fit).
 ;
 ; Each piece's kind is not stored: every kind has fixed slots, so it is a
 ; constant of the piece's code (code_kind / code_pk, ROM tables in
@@ -59,21 +66,25 @@ eng_side:        .res 1    ; side to move: 0 Red, 1 Black
 eng_clock:       .res 1    ; plies since the last capture
 eng_key:         .res 2    ; 16-bit Zobrist key (lo, hi)
 eng_score:       .res 2    ; Red-minus-Black material+PST, signed 16-bit (lo, hi)
-eng_ply:         .res 1    ; plies made since eng_load (0..MAX_PLY): index of undo_*
+eng_ply:         .res 1    ; plies made since eng_load (0..ENG_PLIES): index of undo_*
 ms_top:          .res 1    ; first free move-stack entry
 eng_vset:        .res 1    ; active weight set (EVAL_SET_*), input of eng_load
 eng_vbase:       .res 1    ; pages from a Zobrist-high row to the active set's value row
 eng_chk:         .res 1    ; side to move in check: 0 no, 1 yes, $FF not known yet
 eng_mterm:       .res 2    ; eng_eval's count-based knowledge sum (lo, hi), 0 for a set without knowledge
-; per ply (index = eng_ply before the make)
-undo_from:       .res MAX_PLY  ; from square of the move made at each ply
-undo_to:         .res MAX_PLY  ; to square of the move made at each ply
-undo_cap:        .res MAX_PLY  ; square contents captured (0 = none)
-undo_clock:      .res MAX_PLY  ; eng_clock before the make
-undo_check:      .res MAX_PLY  ; eng_chk before the make (the mover's check state)
-undo_mterm_lo:   .res MAX_PLY  ; eng_mterm before the make (written by captures; all 0 with a set without knowledge), low bytes
-undo_mterm_hi:   .res MAX_PLY  ; (high bytes)
-ply_first:       .res MAX_PLY + 1  ; first move-stack entry of each ply's list (search)
+; per ply (index = eng_ply before the make; ENG_PLIES: tools/gen_tables.py ply_sizes)
+undo_from:       .res ENG_PLIES  ; from square of the move made at each ply
+undo_to:         .res ENG_PLIES  ; to square of the move made at each ply
+undo_cap:        .res ENG_PLIES  ; square contents captured (0 = none)
+undo_clock:      .res ENG_PLIES  ; eng_clock before the make
+undo_check:      .res ENG_PLIES  ; eng_chk before the make (the mover's check state)
+undo_score_lo:   .res ENG_PLIES  ; eng_score before the make (eng_unmake restores it), low bytes
+undo_score_hi:   .res ENG_PLIES  ; (high bytes)
+undo_key_lo:     .res ENG_PLIES  ; eng_key before the make (eng_unmake restores it), low bytes
+undo_key_hi:     .res ENG_PLIES  ; (high bytes)
+undo_mterm_lo:   .res ENG_PLIES  ; eng_mterm before the make (written by captures; all 0 with a set without knowledge), low bytes
+undo_mterm_hi:   .res ENG_PLIES  ; (high bytes)
+ply_first:       .res SEARCH_PLIES + 1  ; first move-stack entry of each ply's list (search)
 ; perft (eng_perft)
 perft_count:     .res 4    ; leaf count, 32-bit little-endian
 ; ---- search (eng_search.s, issue 5; layout in asm/search.inc) ----------
@@ -166,6 +177,10 @@ s_nodes:         .res 2                   ; search: nodes searched (output, the 
 s_lfsr:          .res 2                   ; search: seed (input), then the noise LFSR
 ; ---- end of search ---------------------------------------------------------
 ; ==========================================================================
+
+; The undo entries per ply, for the host (tools/romengine: the deepest perft
+; and make it accepts).
+.export ENG_PLIES
 
 ; Checked at link time: the fixed places the code relies on.
 .assert local = $0000, error, "locals must start the zero page"

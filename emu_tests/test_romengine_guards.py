@@ -94,6 +94,22 @@ def test_the_engine_runs_clean_under_every_guard():
     assert eng.perft(2) == 1920
 
 
+def test_make_past_the_undo_entries():
+    """RomEngine.make refuses a make at eng_ply = ENG_PLIES (the undo arrays
+    end there), before the 6502 runs."""
+    from reference_py.fen import START_FEN, parse_fen
+    eng = RomEngine()
+    assert eng.plies == eng.sym("undo_to") - eng.sym("undo_from")
+    eng.load(parse_fen(START_FEN))
+    eng.generate()
+    eng.poke("eng_ply", [eng.plies])
+    with pytest.raises(Fault, match=f"undo stack overflow.*ENG_PLIES = {eng.plies}"):
+        eng.make(0)
+    eng.poke("eng_ply", [eng.plies - 1])
+    eng.make(0)
+    assert eng.byte("eng_ply") == eng.plies
+
+
 def test_the_engine_map_excludes_the_ui_and_the_hardware():
     from tools.romengine import _Unmapped
     eng = RomEngine()

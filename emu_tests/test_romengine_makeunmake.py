@@ -6,7 +6,8 @@ eng_mterm (the evaluation's count-based terms, recomputed by a capture's
 make only) equals a from-scratch computation after random makes and unmakes,
 and eng_eval equals reference evaluate() there.
 
-A game is played 16 plies at a time (the undo stack holds MAX_PLY = 16):
+A game is played ENG_PLIES plies at a time (the ROM's undo entries, 10 with
+the shipped levels; RomEngine.plies), up to 48 plies in all:
 at each node every pseudo-legal move is made and unmade (byte-identical
 round trip), then a random legal move is played in both engines (the move
 stack keeps one entry per ply); at the end of each block all the plies are
@@ -25,7 +26,6 @@ from reference_py.config import load_eval
 from reference_py import evaluate as reference_eval
 from reference_py.evaluate import evaluate, tables_for
 from reference_py.fen import parse_fen
-from reference_py.search import MAX_PLY
 from tools.romengine import RomEngine, reference_state
 
 SETS = list(load_eval().sets)
@@ -44,12 +44,12 @@ def eng() -> RomEngine:
 def test_make_unmake_round_trips_over_random_games(eng, seed, start, vset):
     rng = random.Random(seed)
     ref = parse_fen(FENS[start], tables_for(SETS[vset]).values)
-    for _block in range(3):                      # up to 48 plies per game
+    for _block in range(-(-48 // eng.plies)):    # up to about 48 plies per game
         ref.rebuild()
         eng.load(ref, vset)
         root = eng.raw_state()
         played = []
-        for ply in range(MAX_PLY):
+        for ply in range(eng.plies):
             if ply % 2:                          # check state known (eng_is_legal's fast path) or not
                 assert eng.in_check(ref.side) == ref.in_check(ref.side)
             here = eng.raw_state()
@@ -110,7 +110,7 @@ def test_rebuild_after_moves_equals_reference(eng, seed, start, vset):
     rng = random.Random(seed)
     ref = parse_fen(FENS[start], tables_for(SETS[vset]).values)
     eng.load(ref, vset)
-    for _ in range(rng.randrange(1, MAX_PLY)):
+    for _ in range(rng.randrange(1, eng.plies)):
         legal = ref.legal_moves()
         if not legal:
             break
@@ -164,7 +164,7 @@ def test_mterm_follows_makes_and_unmakes(eng, seed, start, vset):
     check("after eng_load")
     ply = 0
     for step in range(60):
-        legal = ref.legal_moves() if ply < MAX_PLY else []
+        legal = ref.legal_moves() if ply < eng.plies else []
         if legal and (ply == 0 or rng.random() < 0.6):
             caps = [m for m in legal if ref.board[m >> 8]]
             m = rng.choice(caps if caps and rng.random() < 0.8 else legal)

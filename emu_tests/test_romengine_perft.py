@@ -74,9 +74,18 @@ def test_cli_suite_format_and_exit_codes(tmp_path, capsys):
 
 def test_perft_refuses_more_plies_than_the_undo_stack(eng):
     eng.load(parse_fen(CASES[0][1]))
-    with pytest.raises(ValueError, match="MAX_PLY"):
-        eng.perft(17)
+    with pytest.raises(ValueError, match=f"ENG_PLIES = {eng.plies}"):
+        eng.perft(eng.plies + 1)
     assert eng.byte("eng_ply") == 0
+
+
+def test_the_undo_entries_cover_the_levels_and_perft(eng):
+    """ENG_PLIES (tools/gen_tables.py ply_sizes): a search makes moves at
+    plies below depth + qdepth, perft at plies below its depth (4 at most,
+    the suite's deepest), and never more than the reference's MAX_PLY."""
+    from reference_py.search import MAX_PLY, levels
+    need = max(lv.depth + max(lv.qdepth, 1) for lv in levels())
+    assert max(need, 4) <= eng.plies <= MAX_PLY
 
 
 def test_move_stack_overflow_is_reported(eng):

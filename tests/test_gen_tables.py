@@ -212,3 +212,30 @@ def test_step_rel_says_which_piece_steps_to_a_square(generated):
     assert {d - 24: v for d, v in enumerate(rel) if v} == want
     # eng_attacked tells a horse square from a step by entry >= STEP_HORSE_MIN
     assert gen_tables.STEP_ELEPHANT < gen_tables.STEP_HORSE_MIN <= min(v for v in want.values() if v > 3)
+
+
+def _const(text: str, name: str) -> int:
+    return int(re.search(rf"^{name}\s*=\s*(\d+)", text, re.M).group(1))
+
+
+def test_ply_sizes_follow_the_levels(tmp_path):
+    """The ROM's per-ply arrays are sized from config/difficulty.yaml, not by
+    the reference's MAX_PLY: undo entries for the deepest depth + qdepth (at
+    least perft's 4), a repetition ring of GAME_WINDOW + the deepest depth;
+    a deeper level grows them."""
+    from reference_py.rules import GAME_WINDOW
+    from reference_py.search import MAX_PLY
+    levels = load_levels()
+    const, _ = gen_tables.build()
+    reach = max(lv.depth + lv.qdepth for lv in levels)
+    assert _const(const, "SEARCH_REACH") == reach <= MAX_PLY      # q_node's MAX_PLY test is dead
+    assert _const(const, "ENG_PLIES") == max(4, max(lv.depth + max(lv.qdepth, 1) for lv in levels))
+    assert _const(const, "REP_RING_ENTRIES") == GAME_WINDOW + max(lv.depth for lv in levels)
+    cfg = tmp_path / "config"
+    shutil.copytree(ROOT / "config", cfg)
+    text = (cfg / "difficulty.yaml").read_text()
+    (cfg / "difficulty.yaml").write_text(text.replace("    depth: 4\n    qdepth: 6\n",
+                                                      "    depth: 6\n    qdepth: 8\n"))
+    const, _ = gen_tables.build(cfg)
+    assert (_const(const, "ENG_PLIES"), _const(const, "SEARCH_REACH"), _const(const, "SEARCH_PLIES"),
+            _const(const, "REP_RING_ENTRIES")) == (14, 14, 14, GAME_WINDOW + 6)

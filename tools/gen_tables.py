@@ -100,6 +100,39 @@ ROM_RFP_MAX_DEPTH = 2            # prune_setup evaluates only at depth <= 2
 # +-10, +-12: $0A, $0C, $F4, $F6 as bytes, all >= STEP_HORSE_MIN).
 STEP_REL_REACH = 2 * (B.UP + B.RIGHT)          # 24: an elephant two diagonal steps away
 STEP_KING, STEP_ADVISOR, STEP_ELEPHANT, STEP_HORSE_MIN = 1, 2, 3, 4
+# Plies of undo entries perft needs (eng_perft, tools/romengine): perft 4,
+# the deepest of the perft suite (/work/shared/positions/perft.txt).
+PERFT_PLIES = 4
+
+
+def ply_sizes(levels) -> dict[str, int]:
+    """The sizes of the ROM's per-ply arrays, from the levels.
+
+    The search never goes deeper than depth + qdepth (reference Searcher):
+    every main-search child has depth - 1 or less (LMR depth - 1 - r, the
+    null move depth - 1 - NULL_REDUCTION) at ply + 1, and a node with depth
+    <= 0 enters quiescence with qply 0, so quiescence starts at a ply <=
+    depth; a quiescence node with qply >= qdepth is a leaf.  So a node that
+    loops over moves (and makes them at undo index = its ply) sits at a ply
+    below depth + max(qdepth, 1), and a leaf at a ply <= depth + qdepth.
+      SEARCH_REACH   deepest ply a node can sit at (max depth + qdepth);
+                     the reference's `ply >= MAX_PLY` cut-off in quiescence
+                     is reachable only when this exceeds MAX_PLY
+      SEARCH_PLIES   plies of nodes that loop over moves (capped by that
+                     cut-off at MAX_PLY)
+      ENG_PLIES      undo entries: SEARCH_PLIES, or perft's PERFT_PLIES
+      REP_RING       repetition ring: GAME_WINDOW game positions plus one
+                     per main-search ply (push_history; quiescence and the
+                     null move push nothing)
+    """
+    reach = max(lv.depth + lv.qdepth for lv in levels)
+    plies = min(S.MAX_PLY, max(lv.depth + max(lv.qdepth, 1) for lv in levels))
+    eng_plies = max(plies, PERFT_PLIES)
+    if eng_plies > S.MAX_PLY:           # (config.py bounds depth + qdepth to 14)
+        raise ValueError(f"ENG_PLIES = {eng_plies} exceeds the reference's MAX_PLY = {S.MAX_PLY}")
+    return {"reach": reach, "plies": plies, "eng_plies": eng_plies,
+            "max_depth": max(lv.depth for lv in levels),
+            "rep_ring": R.GAME_WINDOW + max(lv.depth for lv in levels)}
 
 
 def step_rel() -> list[int]:
@@ -169,6 +202,7 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     scfg = load_search(path("search.yaml"))
     _check_pruning(path("search.yaml") or REF_CONFIG_DIR / "search.yaml", scfg.pruning)
     set_names = list(cfg.sets)
+    plies = ply_sizes(levels)
     tables = [build_tables(cfg, cfg.sets[n]) for n in set_names]
 
     # ------------------------------------------------------------ constants
@@ -196,8 +230,10 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
           f"ZOBRIST_SIDE_LO  = ${_lo(ZOBRIST_SIDE):02X}", f"ZOBRIST_SIDE_HI  = ${_hi(ZOBRIST_SIDE):02X}",
           "; ---- capacities and search constants (config/search.yaml, search.py, rules.py)",
           f"MOVE_STACK_ENTRIES = {scfg.move_stack_entries}",
-          f"MAX_PLY          = {S.MAX_PLY}", f"GAME_WINDOW      = {R.GAME_WINDOW}",
-          f"REP_RING_ENTRIES = {R.GAME_WINDOW + S.MAX_PLY}",
+          f"MAX_PLY          = {S.MAX_PLY}   ; the reference's per-ply arrays (quiescence cut-off)",
+          f"ENG_PLIES        = {plies['eng_plies']}   ; undo entries: the levels' SEARCH_PLIES, at least perft's {PERFT_PLIES}",
+          f"GAME_WINDOW      = {R.GAME_WINDOW}",
+          f"REP_RING_ENTRIES = {plies['rep_ring']}   ; GAME_WINDOW + SEARCH_MAX_DEPTH",
           f"DRAW_PLIES       = {R.DRAW_PLIES}",
           f"HISTORY_CLASSES  = {S.HISTORY_CLASSES}", f"HISTORY_SIZE     = {S.HISTORY_SIZE}",
           f"PERPETUAL_CHECK  = {scfg.perpetual_check}", f"DELTA_MARGIN     = {scfg.delta_margin}",
@@ -213,8 +249,7 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     c += [f"LEVEL_COUNT      = {len(levels)}", "LEVEL_FLAG_KILLERS = $01", "LEVEL_FLAG_HISTORY = $02",
           "LEVEL_NAME_LEN   = 8    ; panel text per level (lvl_name_text)"]
     # search (issue 5, asm/eng_search.s): reductions, bounds and the per-ply
-    # array sizes the levels need (a node that loops over moves sits at a ply
-    # below depth + qdepth; the PV rows at plies below depth)
+    # array sizes the levels need (ply_sizes; the PV rows at plies below depth)
     c += ["; ---- search (asm/eng_search.s; search.py constants and level maxima)",
           f"NULL_MIN_DEPTH   = {scfg.null_move_min_depth}   ; config/search.yaml", f"NULL_REDUCTION   = {S.NULL_REDUCTION}",
           f"LMR_MIN_DEPTH    = {S.LMR_MIN_DEPTH}", f"LMR_MIN_MOVES    = {S.LMR_MIN_MOVES}",
@@ -227,9 +262,10 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
           f"STEP_REL_REACH   = {STEP_REL_REACH}  ; step_rel covers piece - square = -REACH..REACH",
           f"STEP_KING        = {STEP_KING}", f"STEP_ADVISOR     = {STEP_ADVISOR}",
           f"STEP_ELEPHANT    = {STEP_ELEPHANT}", f"STEP_HORSE_MIN   = {STEP_HORSE_MIN}   ; horse-leg entries are >= this",
-          f"SEARCH_MAX_DEPTH = {max(lv.depth for lv in levels)}   ; deepest level's depth",
-          f"SEARCH_PLIES     = {min(S.MAX_PLY, max(lv.depth + max(lv.qdepth, 1) for lv in levels))}"
-          "   ; plies of nodes that loop over moves"]
+          f"SEARCH_MAX_DEPTH = {plies['max_depth']}   ; deepest level's depth",
+          f"SEARCH_PLIES     = {plies['plies']}"
+          "   ; plies of nodes that loop over moves",
+          f"SEARCH_REACH     = {plies['reach']}   ; deepest ply of a node (depth + qdepth)"]
 
     # ------------------------------------------------------------ data
     t = [HEADER, "; The including file selects a read-only segment first.", ""]

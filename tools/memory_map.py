@@ -100,9 +100,12 @@ bytes, history 3 x 90).  It does not fit as drawn:
 * the engine's share of $0380-$07FF needs 154 + 576 + 64 + 170 + 270 =
   1,234 bytes of the 1,152 there: **82 bytes over** (83 with the UI's byte).
 
-As built (the table above): `counts`, the undo stack (`undo_*`, 7 x 16
-with the check flag and the saved `eng_mterm`) and `ply_first` live in the
-zero page (a piece's kind is not stored: with fixed slots it is the ROM
+As built (the table above): `counts`, the undo stack (`undo_*`, 11 x
+`ENG_PLIES` = 10: the move, the clock, the check flag and the saved
+`eng_score`, `eng_key` and `eng_mterm`) and `ply_first` live in the zero
+page (the per-ply arrays and the repetition ring are sized from the levels'
+depth + qdepth by tools/gen_tables.py `ply_sizes`, not by the reference's
+`MAX_PLY` = 16) (a piece's kind is not stored: with fixed slots it is the ROM
 table `code_kind` of its code; perft's two scalars take the last bytes of
 pages 1 and 3); the repetition ring is two parallel arrays, `rep_key_lo`
 in page 1 (with the killers and the check bits) and `rep_key_hi` in the

@@ -31,7 +31,9 @@ they fire):
     stack at $01C0, i.e. S must stay >= $CF): the engine, entered at S = $FF,
     may use 48 bytes and the last 16 are the UI's (its calls into the
     engine and the NMI);
-  * a runaway routine: a cycle limit per call.
+  * a runaway routine: a cycle limit per call;
+  * a host-driven make past the undo entries (RomEngine.make at eng_ply >=
+    ENG_PLIES, which would overwrite the zero page after them).
 """
 from __future__ import annotations
 
@@ -336,6 +338,9 @@ class RomEngine:
         self.code_kind = self.mem[s["code_kind"]:s["code_kind"] + 32]
         self.a_counts = s["counts"]
         self.a_ms_from, self.a_ms_to = s["ms_from"], s["ms_to"]
+        # undo entries (asm/ram.s, sized by tools/gen_tables.py ply_sizes):
+        # eng_make needs eng_ply < plies, eng_perft eng_ply + depth <= plies
+        self.plies = self.map["exports"]["ENG_PLIES"]
 
     # ---------------------------------------------------------- memory
     def sym(self, name: str) -> int:
@@ -392,6 +397,9 @@ class RomEngine:
         return [self.mem[self.a_ms_from + i] | (self.mem[self.a_ms_to + i] << 8) for i in range(first, top)]
 
     def make(self, index: int) -> int:
+        if self.byte("eng_ply") >= self.plies:
+            raise Fault("undo stack overflow", f"eng_make at eng_ply {self.byte('eng_ply')}: "
+                        f"the ROM has ENG_PLIES = {self.plies} undo entries")
         return self.call("eng_make", x=index)
 
     def unmake(self) -> int:
@@ -431,8 +439,8 @@ class RomEngine:
         if not self.cpu.carry:
             return int.from_bytes(bytes(self.peek("perft_count", 4)), "little")
         if self.byte("perft_ovf") == 2:
-            raise ValueError(f"perft {depth}: deeper than the ROM's {16 - self.byte('eng_ply')} "
-                             "plies left (MAX_PLY = 16)")
+            raise ValueError(f"perft {depth}: deeper than the ROM's {self.plies - self.byte('eng_ply')} "
+                             f"plies left (ENG_PLIES = {self.plies})")
         return self._perft_host_root(depth)
 
     def _perft_host_root(self, depth: int) -> int:
