@@ -1328,6 +1328,13 @@ no_killers:            ; kf1 = kf2 = 0: never a from square (QUIET_LIST)
 
 PRUNE_ANY = FUT_MARGIN1 | FUT_MARGIN2 | RFP_DEPTH
 .assert RFP_DEPTH <= 2, error, "prune_setup evaluates only at depth <= 2"
+; s_fut_hi values that are no threshold (ab_node's futility test): $7FFF is
+; "no futility at this node"; FUT_ON_HI marks a node whose quiet moves are
+; known to be futile.  A threshold (|static| < 4,000, docs/ENGINE.md
+; "Evaluation", plus a margin) never has either high byte.
+FUT_OFF_HI = $7F
+FUT_ON_HI  = $80
+.assert FUT_MARGIN1 < $6000 && FUT_MARGIN2 < $6000, error, "a futility threshold could reach the high byte FUT_OFF_HI"
 
 .segment "RODATA"
 ; futility margin and reverse-futility margin x depth, for depth 1 and 2
@@ -1354,7 +1361,7 @@ rfp_margin_hi:  .byte >RFP_MARGIN, >(2 * RFP_MARGIN)
 st = local+0           ; static - margin * depth (after eng_eval)
   lda #$FF
   sta s_fut_lo,x
-  lda #$7F
+  lda #FUT_OFF_HI      ; $7FFF: no futility
   sta s_fut_hi,x
   cpx #0
   beq off              ; the root
@@ -1577,14 +1584,17 @@ generated:
 : jsr score_moves      ; PV and captures (the quiet moves later, if reached)
   ; ---- the moves
   NEXT_PICK first, 1, $C0
-  ; a later pick: never the PV move (its key $FF is the list's highest)
-  ldx ms_to,y
-  lda board,x
+  ; a later pick: never the PV move (its key $FF is the list's highest), so
+  ; its key (A) tells a capture (KEY_CAPTURE and up) from a quiet move
+  ; (killers and history keys are at most 127)
   ldx eng_ply
-  cmp #1               ; C = 1: a capture
+  cmp #KEY_CAPTURE     ; C = 1: a capture
   lda s_flags,x
   and #<~(S_F_QUIET | S_F_CCHECK | S_F_CPV)
-  bcs make_flags       ; a capture: never pruned
+  bcc quiet
+  sta s_flags,x        ; a capture: never pruned
+  jmp make
+quiet:
   ora #S_F_QUIET
   sta s_flags,x
 .if ::PRUNE_ANY
@@ -1593,10 +1603,23 @@ generated:
   ; as a node) when s_fut <= alpha and alpha > -MATE_BOUND.  Neither
   ; changes during a make, so this is decided before it; s_fut <= alpha
   ; also means ply > 0 and not in check (prune_setup).
+  ; Alpha only rises in the move loop, so once both hold they hold for the
+  ; rest of the node: the first time, s_fut_hi becomes FUT_ON_HI (s_fut is
+  ; then below every alpha, which keeps the test's meaning) and the later
+  ; quiet moves test one byte.  FUT_OFF_HI ($7FFF: no futility) is as
+  ; quick.  A threshold's high byte is neither (|static + margin| < $1000).
+  lda s_fut_hi,x
+  cmp #FUT_OFF_HI
+  beq make             ; no futility at this node
+  cmp #FUT_ON_HI
+  beq futile           ; decided earlier in this node
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, {s_fut_lo,x}, {s_fut_hi,x}
   bmi make             ; alpha < static + margin
   SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo,x}, {s_alpha_hi,x}
   bpl make             ; alpha <= -MATE_BOUND
+  lda #FUT_ON_HI
+  sta s_fut_hi,x
+futile:
   jsr eng_quiet_safe   ; legal, no check, not the king (without a make)?
   ldx eng_ply
   bcs fut_make
@@ -1628,9 +1651,6 @@ make:
 unmake_next:
   jsr eng_unmake
   jmp next
-make_flags:
-  sta s_flags,x
-  jmp make
 first:                 ; the first pick: the PV move when its key is $FF
   lda ms_key,y
   cmp #KEY_PV
