@@ -16,12 +16,23 @@
 ;     just adds eng_mterm;
 ;   per-piece (eng_eval itself): every kind has fixed slots (docs/ENGINE.md
 ;     "Board"), so they read the horses, elephants, rooks and cannons
-;     straight from their slots, with no kind lookup: blocked horse legs,
-;     blocked elephant eyes and rooks on the enemy king's file are counted,
-;     Red minus Black, in X and multiplied by their weight once per kind
-;     (COUNT_TIMES); the cannon-file term is added per cannon.
-; All the 16-bit adds wrap (mod 2^16), so the order of the terms does not
-; matter and the result is exactly the reference's s16().
+;     straight from their slots, with no kind lookup.  They are summed by
+;     the side they count against, as that side's weakness W (WEAKNESS:
+;     eng_eval_ge's red_weakness / black_weakness): its horses' blocked
+;     legs, its elephants' blocked eyes, the enemy's rooks and cannons on
+;     its king's file, each weight with the sign that makes W >= 0
+;     (ev_wk_*).  Then, from the side to move's view,
+;       e = base - W(own) + W(enemy),   base = +-(eng_score + eng_mterm) + tempo.
+;
+; Lazy evaluation (eng_eval_ge): the caller asks whether e >= T.  Since
+; W(enemy) >= 0, base - W(own) is a lower bound of e: when it reaches T the
+; answer is yes and W(enemy) is never computed (the search's uses, reverse
+; futility and quiescence's stand pat, only return beta then).
+; tools/gen_tables.py (_check_eval) refuses a weight set for which this does
+; not hold: a negative weakness weight, a W above WEAKNESS_MAX = 255 (W is
+; summed in one byte with C = 0 throughout, no add carrying), or an
+; evaluation that could leave +-EVAL_ABS_MAX (so the 16-bit sums here
+; never wrap and equal the reference's s16()).
 ;
 ; The missing-piece table indices assume at most 2 advisors and 2 elephants
 ; per side, and at most 2 rooks and 2 cannons (fen.py MAX_COUNT: the
@@ -31,54 +42,23 @@
 .include "eng.inc"
 .include "search.inc"
 
-acc  = local+0         ; 2 bytes: eng_score + the knowledge sum, then the result
-bkf  = local+2         ; Black's king's file (for Red's rooks and cannons), $7F: no king
-rkf  = local+3         ; Red's king's file (for Black's)
-wlo  = local+4         ; a weight (16-bit) for MULADD; the king's square
-whi  = local+5         ;   for ev_cannon
-btw  = local+9         ; pieces between a cannon and the enemy king (ev_cannon)
-cfile = local+10       ; 2 bytes: this set's cannon-file table (ev_cannon)
+acc  = local+0         ; 2 bytes: the score being built, then the result
+wleg = local+2         ; the set's weakness per blocked horse leg (ev_wk_leg)
+weye = local+3         ;   and per blocked elephant eye (ev_wk_eye)
+kq   = local+4         ; WEAKNESS: the own king's square (ev_cannon)
+kf   = local+5         ;   and its file ($7F: no king, no file)
+wsum = local+6         ; ev_cannon: the weakness being summed
+wown = local+7         ; the side to move's weakness
+tlim = local+12        ; 2 bytes: eng_eval_ge's T (kept)
 ; eng_mterm_calc:
 dif  = local+2         ; a signed count (MULADD)
 cdif = local+3         ; own - enemy cannons
-
-;; acc += (wlo, whi)
-.macro ACC_ADD_W
-  clc
-  lda acc
-  adc wlo
-  sta acc
-  lda acc+1
-  adc whi
-  sta acc+1
-.endmacro
-
-;; acc -= (wlo, whi)
-.macro ACC_SUB_W
-  sec
-  lda acc
-  sbc wlo
-  sta acc
-  lda acc+1
-  sbc whi
-  sta acc+1
-.endmacro
-
-;; (wlo, whi) = the signed byte table,y sign-extended.  Clobbers A.  17 cycles.
-.macro LOAD_W8 table
-  lda table,y
-  sta wlo
-  asl a                ; C = the sign
-  lda #0
-  adc #$FF             ; $00 (C = 1) or $FF (C = 0)
-  eor #$FF
-  sta whi
-.endmacro
 
 ;; sum += X * (lo, hi) mod 2^16 (`sum`: 2 bytes, acc or eng_mterm): X a
 ;; signed count, not 0, that set N (the last flag-setting instruction was
 ;; ldx or tax).  A loop of |X| adds of lo / hi, which are operands: `idx` =
 ;; 1 reads lo,y and hi,y.  Clobbers A; X = 0.  About 25 cycles per unit (inline: no JSR/RTS).
+;; (eng_mterm_sum)
 .macro MULADD lo, hi, idx, sum
   .local add, negative, done
   bmi negative
@@ -122,107 +102,6 @@ negative:
 done:
 .endmacro
 
-;; X + 1 (red = 1) or X - 1 (red = 0): the count of a per-piece term.
-.macro TALLY red
-  .if red
-  inx
-  .else
-  dex
-  .endif
-.endmacro
-
-;; TALLY when board+d,y holds a piece (not empty, not off-board).
-;; 7 cycles when empty.
-.macro IF_OCCUPIED d, red
-  .local skip
-  lda board+(d),y
-  beq skip
-  bmi skip             ; SQ_OFFBOARD ($FF); piece codes are $10-$2F
-  TALLY red
-skip:
-.endmacro
-
-;; An elephant's eye at d is occupied and its target (2d) on the own half.
-;; 7 cycles when the eye is empty.
-.macro EYE d, red, half
-  .local skip
-  lda board+(d),y
-  beq skip
-  bmi skip             ; SQ_OFFBOARD
-  lda sq_flags+(2*(d)),y
-  and #half
-  beq skip
-  TALLY red
-skip:
-.endmacro
-
-;; The horse in `slot` (if on the board): its occupied orthogonal
-;; neighbours (the legs), counted in X (`red` 1: up, 0: down).
-;; 6 cycles for an empty slot, 33-45 for a horse.
-.macro HORSE_LEGS slot, red
-  .local skip
-  ldy piece_sq+slot
-  beq skip
-  IF_OCCUPIED DIR_UP, red
-  IF_OCCUPIED DIR_DOWN, red
-  IF_OCCUPIED DIR_LEFT, red
-  IF_OCCUPIED DIR_RIGHT, red
-skip:
-.endmacro
-
-;; The elephant in `slot` (if on the board): its occupied eyes whose
-;; targets lie on the own half (FLAG_*_HALF `half`), counted in X.
-;; 6 cycles for an empty slot, 33 and up for an elephant.
-.macro ELEPHANT_EYES slot, red, half
-  .local skip
-  ldy piece_sq+slot
-  beq skip
-  EYE DIR_UP+DIR_RIGHT, red, half
-  EYE DIR_UP+DIR_LEFT, red, half
-  EYE DIR_DOWN+DIR_RIGHT, red, half
-  EYE DIR_DOWN+DIR_LEFT, red, half
-skip:
-.endmacro
-
-;; The rook in `slot` counts in X when it is on the enemy king's file
-;; (`kfile`).  A captured rook (square 0) needs no test: sq_file[0] = $FF is
-;; no king's file (a missing king's is $7F).  12 cycles off that file.
-.macro ROOK_FILE slot, red, kfile
-  .local skip
-  ldy piece_sq+slot
-  lda sq_file,y
-  cmp kfile
-  bne skip
-  TALLY red
-skip:
-.endmacro
-
-;; The cannon in `slot`: its cannon-file term when it is on the enemy
-;; king's file (ev_cannon, with X = the enemy king's slot).  12 cycles off
-;; that file.
-.macro CANNON_FILE slot, kfile, kslot
-  .local skip
-  ldy piece_sq+slot
-  lda sq_file,y
-  cmp kfile
-  bne skip
-  ldx #kslot
-  jsr ev_cannon
-skip:
-.endmacro
-
-;; acc += X * the set's signed byte weight `table`[eng_vset], when X != 0.
-.macro COUNT_TIMES table
-  .local skip
-  txa
-  beq skip
-  ldy eng_vset
-  LOAD_W8 table
-  txa                  ; N = the count's sign (MULADD)
-  MULADD wlo, whi, 0, acc
-skip:
-.endmacro
-
 ;; eng_mterm += the missing-piece terms of one table (miss_elephant or
 ;; miss_advisor of the active set), table[(2 - own) * 3 + enemy] -
 ;; table[(2 - own2) * 3 + enemy2].  Its entries are m * c * w
@@ -260,111 +139,345 @@ skip:
 skip:
 .endmacro
 
+;; A += wleg when board+d,y holds a piece (not empty, not off the board).
+;; C = 0 in and out.  Clobbers X.  7 cycles when empty (8 when the read
+;; crosses a page: d < 0), 11-12 when blocked.
+.macro LEG d
+  .local skip
+  ldx a:board+(d),y    ; (a: absolute: ca65 rejects `ldx board+(d),y` for d < 0)
+  beq skip
+  bmi skip             ; SQ_OFFBOARD ($FF); piece codes are $10-$2F
+  adc wleg
+skip:
+.endmacro
+
+;; The horse in `slot` (if on the board): A += wleg per occupied orthogonal
+;; neighbour (its legs).  C = 0 in and out.  Clobbers X, Y.  5 cycles for
+;; an empty slot, about 35 for a horse with no leg blocked, +4 per blocked leg.
+.macro HORSE_LEGS slot
+  .local skip
+  ldy piece_sq+slot
+  beq skip
+  LEG DIR_UP
+  LEG DIR_DOWN
+  LEG DIR_LEFT
+  LEG DIR_RIGHT
+skip:
+.endmacro
+
+;; A += weye when the eye at d is occupied and its target (2d) lies on the
+;; own half (FLAG_*_HALF `half`).  C = 0 in and out.  Clobbers X.
+;; 7 cycles when the eye is empty (8 when the read crosses a page: d < 0).
+.macro EYE d, half
+  .local skip, no, done
+  ldx a:board+(d),y    ; (a: absolute: ca65 rejects `ldx board+(d),y` for d < 0)
+  beq done
+  bmi done             ; SQ_OFFBOARD
+  tax                  ; (the weakness, while A tests the target)
+  lda sq_flags+(2*(d)),y
+  and #half
+  beq no
+  txa
+  adc weye
+  bcc done             ; always (C = 0: no add carries)
+no:
+  txa
+done:
+.endmacro
+
+;; The elephant in `slot` (if on the board): A += weye per blocked eye.
+;; C = 0 in and out.  Clobbers X, Y.  5 cycles for an empty slot, about 35
+;; for an elephant with no eye blocked.
+.macro ELEPHANT_EYES slot, half
+  .local skip
+  ldy piece_sq+slot
+  beq skip
+  EYE DIR_UP+DIR_RIGHT, half
+  EYE DIR_UP+DIR_LEFT, half
+  EYE DIR_DOWN+DIR_RIGHT, half
+  EYE DIR_DOWN+DIR_LEFT, half
+skip:
+.endmacro
+
+;; The enemy rook in `slot`: A += the set's ev_wk_rook when it stands on the
+;; own king's file (kf).  A captured rook (square 0) needs no test:
+;; sq_file[0] = $FF is no king's file.  Clobbers X, Y, C.  13 cycles off
+;; that file.
+.macro ROOK_ON_FILE slot
+  .local skip
+  ldy piece_sq+slot
+  ldx sq_file,y
+  cpx kf
+  bne skip
+  ldx eng_vset
+  clc
+  adc ev_wk_rook,x
+skip:
+.endmacro
+
+;; The enemy cannon in `slot`: A += its cannon-file weakness (ev_cannon)
+;; when it stands on the own king's file.  Clobbers X, Y, C.  13 cycles off
+;; that file.
+.macro CANNON_ON_FILE slot
+  .local skip
+  ldy piece_sq+slot
+  ldx sq_file,y
+  cpx kf
+  bne skip
+  jsr ev_cannon
+skip:
+.endmacro
+
+;; The weakness of the side whose pieces are in slots own..own+15 (enemy:
+;; the other side's), on whose half its elephants' eye targets must lie
+;; (FLAG_*_HALF `half`): A = W, C = 0.  Uses kq, kf (and ev_cannon's wsum).
+;; Clobbers X, Y.  About 96 cycles with no horse, elephant, rook or cannon
+;; on the board; with two of each, nothing blocked and no enemy piece on the
+;; king's file about 220; + 4 per blocked leg, + 9 per blocked eye, +
+;; ev_cannon per enemy cannon on the king's file.
+.macro WEAKNESS own, enemy, half
+  ldy piece_sq+own+SLOT_KING
+  sty kq
+  lda sq_file,y
+  and #$7F             ; no king ($FF): $7F, no file (a captured piece reads $FF)
+  sta kf
+  lda #0
+  ROOK_ON_FILE enemy+SLOT_ROOK
+  ROOK_ON_FILE enemy+SLOT_ROOK+1
+  CANNON_ON_FILE enemy+SLOT_CANNON
+  CANNON_ON_FILE enemy+SLOT_CANNON+1
+  clc                  ; C = 0 from here: no add carries (W <= WEAKNESS_MAX)
+  ELEPHANT_EYES own+SLOT_ELEPHANT, half
+  ELEPHANT_EYES own+SLOT_ELEPHANT+1, half
+  HORSE_LEGS own+SLOT_HORSE
+  HORSE_LEGS own+SLOT_HORSE+1
+.endmacro
+
+;; acc -= A (the side to move's weakness); then, when acc >= T (tlim),
+;; return with C = 0: e >= acc since the enemy's weakness is >= 0.
+;; Else fall through.  Clobbers A.  32 cycles to `below` (40 with the RTS).
+.macro OWN_BOUND
+  .local no_borrow, no_overflow, below
+  sta wown
+  sec
+  lda acc
+  sbc wown
+  sta acc
+  bcs no_borrow
+  dec acc+1
+no_borrow:
+  cmp tlim             ; A = acc (lo)
+  lda acc+1
+  sbc tlim+1
+  bvc no_overflow
+  eor #$80
+no_overflow:
+  asl a                ; C = 1: acc < T
+  bcs below
+  rts                  ; C = 0: e >= T
+below:
+.endmacro
+
+.assert WEAKNESS_MAX <= 255, error, "eng_eval_ge sums a side's weakness in one byte"
+.assert EVAL_ABS_MAX < $7FFF, error, "eng_eval's T = $7FFF must be above every evaluation"
+.assert SLOTS_HORSE = 2 && SLOTS_ELEPHANT = 2 && SLOTS_ROOK = 2 && SLOTS_CANNON = 2, error, "WEAKNESS reads two slots per horse, elephant, rook and cannon"
+
 .segment "CODE"
 
 ;;
 ; The static evaluation of the position for the side to move, exactly as
 ; reference evaluate(pos, tables of the active weight set); no noise.
-; eng_score + eng_mterm (the count-based terms, kept by eng_load / eng_make
-; / eng_unmake) plus the per-piece terms, which read the fixed slots of
-; each kind (docs/ENGINE.md "Board"): both sides' horses (HORSE_LEGS),
-; elephants (ELEPHANT_EYES), rooks (ROOK_FILE) and cannons (CANNON_FILE),
-; straight-line code with no kind lookup; an empty slot costs 6 cycles.
+; eng_eval_ge with T = $7FFF, which no evaluation reaches (|e| <=
+; EVAL_ABS_MAX): always the exact value.
 ; Input: the position (eng_score, eng_mterm, piece lists, board, eng_side)
 ;   and eng_vset (the weight set whose values eng_score and eng_mterm hold).
 ; Output: A = low byte, X = high byte of the signed 16-bit score; also in
-;   local+0..1.
-; Uses local+0..11 (keeps local+12..15) and 2 bytes of stack (ev_cannon).
-; Clobbers A, X, Y.
-; Cycles (to the final RTS): 68-69 with a material+PST set ("basic"); with
-;   the knowledge terms ("full") 276 / 395 / 958 (min / median / max over
+;   local+0..1; C = 1; local+12..13 = $7FFF.
+; Uses local+0..7 and 2 bytes of stack (ev_cannon, eng_eval_basic); keeps
+; local+8..11 and local+14..15.  Clobbers A, X, Y.
+; Cycles (to the final RTS): 92-94 with a material+PST set ("basic"); with
+;   the knowledge terms ("full") 357 / 458 / 793 (min / median / max over
 ;   the 520 positions of emu_tests/test_romsearch_eval.py, which prints
-;   them; 501 / 734 / 1,371 when eng_eval computed the count-based terms
-;   itself) and 552 a call on average in the Master search of
-;   bench.rom_profile --level Master --positions 1 (middle-game position;
-;   897 with the count-based terms, 1,408 with the per-slot kind dispatch
-;   before the fixed slots).
+;   them; 276 / 395 / 958 before the lazy evaluation, which computes both
+;   sides' weaknesses separately and compares with T).
 .proc eng_eval
+  lda #$FF
+  sta tlim
+  lda #$7F
+  sta tlim+1
+  ; (falls into eng_eval_ge)
+.endproc
+
+;;
+; Lazy evaluation: is the static evaluation e (eng_eval's) at least T?
+; base = +-(eng_score + eng_mterm) + tempo, then the side to move's
+; weakness W(own) (red_weakness / black_weakness) is subtracted: when base
+; - W(own) >= T, e >= T is settled (W(enemy) >= 0) and the enemy's
+; weakness is not computed.  Else e = base - W(own) + W(enemy) exactly.
+; The two WEAKNESS blocks are inline, each followed by a test of eng_side
+; that says whether it was the own or the enemy's.  With a set without
+; knowledge terms e = base (eng_eval_basic).
+; Input: as eng_eval, and T in local+12..13 (signed; kept).
+; Output: C = 1: e < T, A = low byte, X = high byte of e, also in
+;   local+0..1.  C = 0: e >= T (A, X, local+0..1 undefined).
+; Uses local+0..7 and 2 bytes of stack (ev_cannon, eng_eval_basic); keeps
+; local+8..15.  Clobbers A, X, Y.
+; Cycles (to the final RTS): 82-83 with a material+PST set ("basic"); with
+;   the knowledge terms ("full"), over thresholds around e on 130 of the
+;   test positions (emu_tests/test_romsearch_eval.py prints them): 250
+;   (median) when the bound settles e >= T, 347 / 444 / 781 (min / median /
+;   max) when e < T; in the Master search see docs/SEARCH_ROM.md.
+.proc eng_eval_ge
   ldx eng_vset
   lda ev_knowledge,x
   bne knowledge
-  lda eng_score        ; acc = eng_score
-  sta acc
-  lda eng_score+1
-  sta acc+1
-  jmp side_view
+  jsr eng_eval_basic   ; no per-piece terms: e = base
+  jmp compare
 knowledge:
-  clc                  ; acc = eng_score + eng_mterm, the per-piece terms added to it
+  clc                  ; acc = eng_score + eng_mterm (low byte in Y)
   lda eng_score
   adc eng_mterm
-  sta acc
+  tay
   lda eng_score+1
   adc eng_mterm+1
   sta acc+1
-  .assert SLOTS_HORSE = 2 && SLOTS_ELEPHANT = 2 && SLOTS_ROOK = 2 && SLOTS_CANNON = 2, error, "eng_eval reads two slots per horse, elephant, rook and cannon"
-  ; blocked horse legs, Red minus Black, times the set's weight
-  ldx #0
-  HORSE_LEGS SLOT_HORSE, 1
-  HORSE_LEGS SLOT_HORSE+1, 1
-  HORSE_LEGS 16+SLOT_HORSE, 0
-  HORSE_LEGS 16+SLOT_HORSE+1, 0
-  COUNT_TIMES ev_horse_leg
-  ; blocked elephant eyes
-  ldx #0
-  ELEPHANT_EYES SLOT_ELEPHANT, 1, FLAG_RED_HALF
-  ELEPHANT_EYES SLOT_ELEPHANT+1, 1, FLAG_RED_HALF
-  ELEPHANT_EYES 16+SLOT_ELEPHANT, 0, FLAG_BLACK_HALF
-  ELEPHANT_EYES 16+SLOT_ELEPHANT+1, 0, FLAG_BLACK_HALF
-  COUNT_TIMES ev_elephant_eye
-  ; the kings' files ($FF for a missing king becomes $7F: no captured
-  ; piece's file, sq_file[0] = $FF, matches it)
-  ldy piece_sq+16+SLOT_KING
-  lda sq_file,y
-  and #$7F
-  sta bkf
-  ldy piece_sq+SLOT_KING
-  lda sq_file,y
-  and #$7F
-  sta rkf
-  ; rooks on the enemy king's file
-  ldx #0
-  ROOK_FILE SLOT_ROOK, 1, bkf
-  ROOK_FILE SLOT_ROOK+1, 1, bkf
-  ROOK_FILE 16+SLOT_ROOK, 0, rkf
-  ROOK_FILE 16+SLOT_ROOK+1, 0, rkf
-  COUNT_TIMES ev_rook_file
-  ; cannons on the enemy king's file
-  CANNON_FILE SLOT_CANNON, bkf, 16+SLOT_KING
-  CANNON_FILE SLOT_CANNON+1, bkf, 16+SLOT_KING
-  CANNON_FILE 16+SLOT_CANNON, rkf, SLOT_KING
-  CANNON_FILE 16+SLOT_CANNON+1, rkf, SLOT_KING
-side_view:
-  ; Red to move: e = acc + tempo; Black: e = tempo - acc
-  ldx eng_vset
-  ldy #0
-  lda ev_tempo,x
-  bpl :+
-  dey                  ; (Y, A) = tempo sign-extended
-: ldx eng_side
-  bne black
+  lda eng_side
+  beq red
+  sty acc
+  sec                  ; Black to move: base = tempo - acc
+  lda ev_tempo_lo,x
+  sbc acc
+  sta acc
+  lda ev_tempo_hi,x
+  sbc acc+1
+  sta acc+1
+  lda ev_wk_leg,x
+  sta wleg
+  lda ev_wk_eye,x
+  sta weye
+  jmp black_weakness
+compare:               ; A = acc (lo): C = 1 when e < T
+  cmp tlim
+  lda acc+1
+  sbc tlim+1
+  bvc :+
+  eor #$80
+: asl a
+  ldx acc+1
+  lda acc
+  rts
+enemy:                 ; e = acc + W(enemy)
   clc
   adc acc
   sta acc
+  bcc compare          ; (A = acc)
+  inc acc+1
+  bcs compare          ; always
+red:
+  clc                  ; Red to move: base = acc + tempo
   tya
-  adc acc+1
+  adc ev_tempo_lo,x
+  sta acc
+  lda acc+1
+  adc ev_tempo_hi,x
+  sta acc+1
+  lda ev_wk_leg,x
+  sta wleg
+  lda ev_wk_eye,x
+  sta weye
+red_weakness:          ; A = W(Red): own when Red is to move, else the enemy's
+  WEAKNESS 0, 16, FLAG_RED_HALF
+  ldx eng_side
+  beq red_own
+  jmp enemy
+red_own:
+  OWN_BOUND
+black_weakness:        ; A = W(Black)
+  WEAKNESS 16, 0, FLAG_BLACK_HALF
+  ldx eng_side
+  bne black_own
+  jmp enemy
+black_own:
+  OWN_BOUND
+  jmp red_weakness
+.endproc
+
+;;
+; The evaluation with a set without knowledge terms (ev_knowledge = 0):
+; e = +-eng_score + tempo (eng_mterm is 0 then; evaluate() adds nothing).
+; Input: X = eng_vset, the position.  Output: A = low, X = high byte of e,
+; also in local+0..1.  Clobbers Y.  Cycles: 35 / 37 (Red / Black to move,
+; to the RTS).
+.proc eng_eval_basic
+  ldy eng_side
+  bne black
+  clc
+  lda eng_score
+  adc ev_tempo_lo,x
+  sta acc
+  lda eng_score+1
+  adc ev_tempo_hi,x
   sta acc+1
   tax
   lda acc
   rts
 black:
   sec
-  sbc acc
+  lda ev_tempo_lo,x
+  sbc eng_score
   sta acc
-  tya
-  sbc acc+1
+  lda ev_tempo_hi,x
+  sbc eng_score+1
   sta acc+1
   tax
   lda acc
+  rts
+.endproc
+
+;;
+; The weakness of an enemy cannon on square Y on the own king's file (king
+; square kq): A += ev_wk_cannon = the set's cannon_on_king_file[min(pieces
+; between, 3)], counting the pieces between them (the walk stops at 3).
+; Input: A, Y, kq, eng_vset.  Output: A, C = 0.  Uses wsum.  Clobbers X, Y.
+; Cycles: 60 + 13 per empty square between + 22 per other piece between
+;   (the JSR included); 106 a call of its own on average in the Master
+;   search (bench.rom_profile --level Master --positions 4 --skip 2; 179
+;   before this walk, which tests for the king only at a piece and stops at
+;   the third).
+.proc ev_cannon
+  sta wsum
+  ldx #3               ; counts the pieces between down, 0 at the third
+  cpy kq
+  bcs down             ; the king is below (Y > kq; never equal): C = 1
+up:                    ; C = 0 (Y < kq): Y + DIR_UP never carries
+  tya
+  adc #DIR_UP
+  tay
+  lda board,y
+  beq up
+  cpy kq               ; a piece: the king?  (C = 0: Y < kq)
+  beq done
+  dex
+  bne up
+  beq done             ; always: 3 pieces between
+down:                  ; C = 1 (Y > kq): Y - DIR_UP never borrows
+  tya
+  sbc #DIR_UP
+  tay
+  lda board,y
+  beq down
+  cpy kq               ; (C = 1: Y >= kq)
+  beq done
+  dex
+  bne down
+done:                  ; X = 3 - min(between, 3)
+  txa
+  ldy eng_vset
+  ora evk_base_4,y
+  tay
+  lda wsum
+  clc
+  adc ev_wk_cannon,y
   rts
 .endproc
 
@@ -471,65 +584,6 @@ no_dyn:
   ; missing elephants against enemy cannons, missing advisors against rooks
   MISS_PAIR KIND_ELEPHANT, 8+KIND_CANNON, 8+KIND_ELEPHANT, KIND_CANNON, evk_miss_elephant_lo, evk_miss_elephant_hi
   MISS_PAIR KIND_ADVISOR, 8+KIND_ROOK, 8+KIND_ADVISOR, KIND_ROOK, evk_miss_advisor_lo, evk_miss_advisor_hi
-  rts
-.endproc
-
-;;
-; The cannon-file term of the cannon on square Y whose file holds the enemy
-; king (the king in slot X: SLOT_KING for a Black cannon, 16+SLOT_KING for
-; a Red one): acc += cannon_file[min(pieces between, 3)] of the active set
-; for a Red cannon, acc -= it for a Black one.
-; Clobbers A, X, Y, wlo, whi, btw, cfile.  (Rare: most cannons are not on
-; the enemy king's file.)
-.proc ev_cannon
-  lda piece_sq,x
-  sta wlo              ; the enemy king's square
-  stx whi              ; (its slot: the sign of the term)
-  lda #0
-  sta btw
-  cpy wlo              ; C = 1: the king is below (Y > wlo)
-  bcs walk_down
-walk_up:
-  tya
-  clc
-  adc #DIR_UP
-  tay
-  cpy wlo
-  beq counted
-  lda board,y
-  beq walk_up
-  inc btw
-  bne walk_up          ; always
-walk_down:
-  tya
-  sec
-  sbc #DIR_UP
-  tay
-  cpy wlo
-  beq counted
-  lda board,y
-  beq walk_down
-  inc btw
-  bne walk_down        ; always
-counted:
-  ldx whi              ; the king's slot: 0 a Black cannon (subtract), 16 a Red one
-  ldy eng_vset
-  lda ev_cannon_file_ptr_l,y
-  sta cfile
-  lda ev_cannon_file_ptr_h,y
-  sta cfile+1
-  ldy btw
-  cpy #3
-  bcc :+
-  ldy #3
-: LOAD_W8 {(cfile)}    ; the signed byte, sign-extended
-  .assert SLOT_KING = 0, error, "ev_cannon tells the sides apart by the enemy king's slot 0 / 16"
-  cpx #16
-  bne black
-  ACC_ADD_W
-  rts
-black:
-  ACC_SUB_W
   rts
 .endproc
 

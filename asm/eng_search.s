@@ -559,15 +559,55 @@ done:
 ;;
 ; The leaf evaluation with the level's noise (reference Searcher.eval):
 ; eng_eval, then when lvl_noise is a mask m != 0, one LFSR step and
-; + (x & m) - (m + 1) / 2.
-; Output: rv (signed 16-bit).  Uses local+0..15.  Clobbers A, X, Y.
+; + (x & m) - (m + 1) / 2.  search_eval_ge with T = $7FFF (always exact).
+; Output: rv (signed 16-bit), C = 1.  Uses local+0..15.  Clobbers A, X, Y.
 .proc search_eval
+  lda #$FF
+  sta tb
+  lda #$7F
+  sta tb+1
+  ; (falls into search_eval_ge)
+.endproc
+
+;;
+; Is the leaf evaluation (search_eval's) at least T?  Without noise this
+; is eng_eval_ge (lazy: it may settle e >= T without the exact value);
+; with noise the exact evaluation plus the noise, compared with T (the
+; LFSR steps once either way, as in the reference).
+; Input: T in tb = local+12..13 (kept), s_level, s_lfsr, the position.
+; Output: C = 1: rv = the value, below T; C = 0: the value is at least T
+;   (rv undefined).  Uses local+0..15.  Clobbers A, X, Y.
+; Cycles: 29 a call of its own on average at Master (bench.rom_profile),
+;   plus eng_eval_ge; with noise and a set without knowledge terms
+;   eng_eval_basic (35-37) and about 75 for the noise and the test.
+.proc search_eval_ge
+  ldy s_level
+  lda lvl_noise,y
+  bne noisy
+  jsr eng_eval_ge
+  sta rv
+  stx rv+1
+  rts
+noisy:
+  ldx eng_vset
+  lda ev_knowledge,x
+  bne keep_t
+  jsr eng_eval_basic   ; no per-piece terms
+  jmp noise
+keep_t:
+  lda tb               ; T in rv across eng_eval (it keeps local+14..15)
+  sta rv
+  lda tb+1
+  sta rv+1
   jsr eng_eval
+  ldy rv
+  sty tb
+  ldy rv+1
+  sty tb+1
+noise:
   sta rv
   stx rv+1
   ldy s_level
-  lda lvl_noise,y
-  beq done
   jsr lfsr_step
   and lvl_noise,y
   sta local+0          ; x & m
@@ -589,7 +629,8 @@ done:
   txa
   adc rv+1
   sta rv+1
-done:
+  SLT16 rv, rv+1, tb, tb+1
+  asl a                ; C = 1: rv < T
   rts
 .endproc
 
@@ -1347,22 +1388,29 @@ rfp_margin_hi:  .byte >RFP_MARGIN, >(2 * RFP_MARGIN)
 ;;
 ; Forward pruning at a node of the main search, before its null move
 ; (reference _alphabeta: `static`, reverse futility, `fmargin`).  At ply > 0,
-; not in check, depth <= 2 it takes the static eval (eng_eval, no noise) and
+; not in check, depth <= 2 it takes the static eval (no noise) and
 ;   reverse futility (depth <= RFP_DEPTH, null window, |beta| < MATE_BOUND):
 ;     static - RFP_MARGIN * depth >= beta: the node returns beta;
 ;   futility threshold: s_fut[ply] = static + the depth's margin (0: off).
+; Reverse futility asks eng_eval_ge whether static >= T = beta + RFP_MARGIN
+; * depth (lazy: a lower bound may settle it without the exact static);
+; without it T = $7FFF, which no evaluation reaches.
 ; Every other node, and a margin of 0, gets s_fut[ply] = $7FFF, above any
 ; alpha (|alpha| <= INF_SCORE), so ab_node's `s_fut <= alpha` test fails.
 ; Input: X = eng_ply, s_u0,x = depth >= 1, s_flags,x, s_alpha.
 ; Output: C = 1: cut, rv = beta; C = 0: go on.  X = eng_ply.
-; Uses local+0..13 (eng_eval).  Clobbers A, Y.
-; Cycles: 39 when it does not apply; eng_eval + about 130 when it does.
+; Uses local+0..13 (eng_eval_ge).  Clobbers A, Y.
+; Cycles: 39 when it does not apply; 179 a call of its own on average
+;   (bench.rom_profile --level Master --positions 4 --skip 2; 207 when it
+;   called eng_eval and tested reverse futility itself), plus eng_eval_ge.
 .proc prune_setup
-st = local+0           ; static - margin * depth (after eng_eval)
+st = local+0           ; the null-window test's scratch (before eng_eval_ge)
   lda #$FF
   sta s_fut_lo,x
+  sta tb               ; T = $7FFF: no reverse futility
   lda #FUT_OFF_HI      ; $7FFF: no futility
   sta s_fut_hi,x
+  sta tb+1
   cpx #0
   beq off              ; the root
   lda s_flags,x
@@ -1374,14 +1422,11 @@ off:
   clc
   rts
 eval:
-  jsr eng_eval
-  sta rv               ; rv = static (the node's value is set on every exit)
-  stx rv+1
-  ldx eng_ply
 .if ::RFP_DEPTH
+  .assert MATE_BOUND + RFP_MARGIN * RFP_DEPTH <= $7FFF, error, "prune_setup's T = beta + RFP_MARGIN * depth must fit 16 bits"
   ldy s_u0,x
   cpy #RFP_DEPTH + 1
-  bcs fut
+  bcs go
   clc                  ; a null window: alpha + alpha(ply - 1) = -1
   lda s_alpha_lo,x
   adc s_alpha_lo-1,x
@@ -1390,30 +1435,30 @@ eval:
   adc s_alpha_hi-1,x
   and st
   cmp #$FF
-  bne fut
+  bne go
   ; |beta| < MATE_BOUND: -MATE_BOUND < alpha(ply - 1) < MATE_BOUND
   SLT16 {s_alpha_lo-1,x}, {s_alpha_hi-1,x}, #<MATE_BOUND, #>MATE_BOUND
-  bpl fut
+  bpl go
   SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo-1,x}, {s_alpha_hi-1,x}
-  bpl fut
-  sec
-  lda rv
-  sbc rfp_margin_lo-1,y
-  sta st
-  lda rv+1
-  sbc rfp_margin_hi-1,y
-  sta st+1
-  LOAD_BETA
-  SLT16 st, st+1, tb, tb+1
-  bmi fut              ; static - margin * depth < beta
-  lda tb
-  sta rv
-  lda tb+1
-  sta rv+1
+  bpl go
+  sec                  ; T = beta + margin * depth = margin - alpha(ply - 1)
+  lda rfp_margin_lo-1,y
+  sbc s_alpha_lo-1,x
+  sta tb
+  lda rfp_margin_hi-1,y
+  sbc s_alpha_hi-1,x
+  sta tb+1
+go:
+.endif
+  jsr eng_eval_ge
+  sta rv               ; rv = static (when C = 1)
+  stx rv+1
+  ldx eng_ply
+  bcs fut
+  RV_BETA_P            ; static - margin * depth >= beta: the node returns beta
   sec
   rts
 fut:
-.endif
   ldy s_u0,x
   lda fut_margin_lo-1,y
   ora fut_margin_hi-1,y
@@ -1860,6 +1905,9 @@ some:
 ; this ply; beta = -s_alpha of the ply before.  Output: rv.
 ; Uses local+0..15 and the per-ply arrays (s_u0/s_u1 = the stand-pat score
 ; + DELTA_MARGIN, for delta pruning).  Clobbers A, X, Y.
+; Stand pat asks search_eval_ge whether stand >= beta (lazy evaluation: a
+; bound may settle it without the exact value, and then beta is returned,
+; as the reference does); when stand < beta it has the exact value.
 ; Exchange pruning (QS_EXCHANGE, reference _losing_exchange): a capture that
 ; delta pruning keeps is skipped, not made, when its capturer is worth at
 ; least qs_exchange more than the victim (exchange_prune[capturer * 8 +
@@ -1892,11 +1940,20 @@ leaf:
 entered:               ; from ab_node: X = eng_ply, ms_top set, qply 0 < qdepth
   lda s_flags,x
   bmi generate         ; in check: no stand pat
-  jsr search_eval
+  sec                  ; tb = beta = -alpha(ply - 1)
+  lda #0
+  sbc s_alpha_lo-1,x
+  sta tb
+  lda #0
+  sbc s_alpha_hi-1,x
+  sta tb+1
+  jsr search_eval_ge   ; C = 0: stand >= beta (maybe settled by a bound)
   ldx eng_ply
-  RV_LT_BETA_P
-  bmi :+               ; stand < beta
-  RV_BETA_P
+  bcs :+               ; stand < beta, in rv
+  lda tb               ; beta (tb is kept)
+  sta rv
+  lda tb+1
+  sta rv+1
   rts
 : clc                  ; stand + DELTA_MARGIN, for delta pruning
   lda rv

@@ -239,3 +239,109 @@ def test_ply_sizes_follow_the_levels(tmp_path):
     const, _ = gen_tables.build(cfg)
     assert (_const(const, "ENG_PLIES"), _const(const, "SEARCH_REACH"), _const(const, "SEARCH_PLIES"),
             _const(const, "REP_RING_ENTRIES")) == (14, 14, 14, GAME_WINDOW + 6)
+
+
+def test_weakness_tables_reach_the_rom(generated):
+    """eng_eval's per-piece weights (asm/eng_eval.s weak_red / weak_black),
+    per set: the weights with the sign of the side they count against, the
+    cannon's [3 - min(pieces between, 3)], the tempo as 16-bit."""
+    from reference_py.evaluate import build_tables
+    const, t = generated
+    cfg = load_eval()
+    tabs = [build_tables(cfg, cfg.sets[n]) for n in cfg.sets]
+    assert t["ev_wk_leg"] == [-tb.horse_leg for tb in tabs]
+    assert t["ev_wk_eye"] == [-tb.elephant_eye for tb in tabs]
+    assert t["ev_wk_rook"] == [tb.rook_file for tb in tabs]
+    assert t["ev_wk_cannon"] == [tb.cannon_file[3 - k] for tb in tabs for k in range(4)]
+    assert t["evk_base_4"] == [4 * i for i in range(len(tabs))]
+    assert [lo | hi << 8 for lo, hi in zip(t["ev_tempo_lo"], t["ev_tempo_hi"])] == \
+        [tb.tempo & 0xFFFF for tb in tabs]
+    assert f"WEAKNESS_MAX     = {gen_tables.WEAKNESS_MAX}" in const
+    assert gen_tables.weakness_max(tabs[list(cfg.sets).index("full")]) == 2 * 4 * 4 + 2 * 4 * 3 + 2 * 10 + 2 * 24
+
+
+def _weakness(pos, tb, side: int) -> int:
+    """The model of weak_red / weak_black: the per-piece terms that count
+    against `side` as a weakness >= 0 (its horses' occupied legs, its
+    elephants' occupied eyes with the target on its half, the enemy's rooks
+    and cannons on its king's file)."""
+    leg, eye, rook, cannon = gen_tables.weakness_weights(tb)
+    board, w = pos.board, 0
+    king = pos.piece_sq[16 * side]
+    for i in range(16 * side, 16 * side + 16):
+        sq, kind = pos.piece_sq[i], pos.piece_kind[i]
+        if sq and kind == B.HORSE:
+            w += leg * sum(board[sq + d] not in (B.EMPTY, B.OFFBOARD) for d in B.ORTHO)
+        elif sq and kind == B.ELEPHANT:
+            w += eye * sum(board[sq + d] not in (B.EMPTY, B.OFFBOARD)
+                           and bool(B.SQUARE_FLAGS[sq + 2 * d] & B.HALF_FLAG[side]) for d in B.DIAG)
+    for i in range(16 * (side ^ 1), 16 * (side ^ 1) + 16):
+        sq, kind = pos.piece_sq[i], pos.piece_kind[i]
+        if sq and king and kind in (B.ROOK, B.CANNON) and B.file_of(sq) == B.file_of(king):
+            if kind == B.ROOK:
+                w += rook
+            else:
+                step = B.UP if king > sq else B.DOWN
+                between = sum(board[x] != B.EMPTY for x in range(sq + step, king, step))
+                w += cannon[min(between, 3)]
+    return w
+
+
+def test_lazy_eval_bound_holds_on_many_positions():
+    """The bound eng_eval_ge relies on, against reference evaluate() on
+    random-game positions and the middlegame suite, for every weight set:
+    the per-piece terms are W(Black) - W(Red) with 0 <= W <= weakness_max,
+    so for the side to move e >= base - W(own), base = +-(score + count
+    terms) + tempo, and e = base - W(own) + W(enemy) exactly."""
+    import random
+    from reference_py.evaluate import build_tables, count_terms, evaluate, knowledge_terms
+    from reference_py.fen import START_FEN
+    from reference_py.rules import random_walk
+    cfg = load_eval()
+    rng = random.Random(2026)
+    suite = [s.strip() for s in (ROOT / "bench" / "middlegames.fen").read_text().splitlines()
+             if s.strip() and not s.startswith("#")]
+    starts = [START_FEN] * 8 + suite
+    positions = [random_walk(fen, rng.randrange(0, 120), rng) for fen in starts for _ in range(6)]
+    worst = 0
+    for name in cfg.sets:
+        tb = build_tables(cfg, cfg.sets[name])
+        top = gen_tables.weakness_max(tb)
+        for pos in positions:
+            pos.set_values(tb.values)
+            w_red, w_black = _weakness(pos, tb, B.RED), _weakness(pos, tb, B.BLACK)
+            assert 0 <= w_red <= top and 0 <= w_black <= top
+            worst = max(worst, w_red, w_black)
+            if tb.knowledge:
+                assert knowledge_terms(pos, tb) - count_terms(pos, tb) == w_black - w_red
+            sign = 1 if pos.side == B.RED else -1
+            base = sign * (pos.score + (count_terms(pos, tb) if tb.knowledge else 0)) + tb.tempo
+            own, enemy = (w_red, w_black) if pos.side == B.RED else (w_black, w_red)
+            e = evaluate(pos, tb)
+            assert e == base - own + enemy and e >= base - own
+            assert abs(e) <= gen_tables.eval_abs_bound(cfg, tb) <= gen_tables.EVAL_ABS_MAX
+    assert len(positions) >= 250 and worst > 20
+
+
+@pytest.mark.parametrize("key, value, why", [
+    ("horse_leg_blocked", "2", r"sets\.full\.horse_leg_blocked: 2 > 0"),
+    ("elephant_eye_blocked", "1", r"sets\.full\.elephant_eye_blocked: 1 > 0"),
+    ("rook_on_king_file", "-1", r"sets\.full\.rook_on_king_file: .*to gain"),
+    ("cannon_on_king_file", "[24, 6, -12, 4]", r"sets\.full\.cannon_on_king_file: .*to gain"),
+    ("horse_leg_blocked", "-30", r"sets\.full\.horse_leg_blocked: the per-piece terms against one side reach 332 "),
+])
+def test_rom_build_refuses_weights_the_lazy_eval_cannot_hold(tmp_path, key, value, why):
+    """eng_eval sums each side's per-piece terms as a weakness in one byte
+    with no carry: a weight of the other sign, or a sum above 255, must stop
+    the table generation (with eval.yaml's file and line)."""
+    cfg = tmp_path / "config"
+    shutil.copytree(ROOT / "config", cfg)
+    text = (cfg / "eval.yaml").read_text().splitlines()
+    start = next(i for i, s in enumerate(text) if s.strip() == "full:")
+    line = next(i for i, s in enumerate(text) if i > start and s.strip().startswith(f"{key}:"))
+    text[line] = f"    {key}: {value}"
+    (cfg / "eval.yaml").write_text("\n".join(text) + "\n")
+    out = tmp_path / "gen"
+    with pytest.raises(ConfigError, match=rf"eval\.yaml:{line + 1}: {why}"):
+        gen_tables.generate(out, config_dir=cfg)
+    assert not out.exists() or not any(out.iterdir())

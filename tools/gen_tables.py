@@ -193,6 +193,76 @@ def _check_pruning(yaml_path: Path, pruning) -> None:
         fail("rfp_depth", f"the ROM supports reverse futility up to depth {ROM_RFP_MAX_DEPTH}")
 
 
+# eng_eval (asm/eng_eval.s) sums the per-piece terms by the side they count
+# against, as that side's "weakness" W >= 0: its horses' blocked legs and
+# its elephants' blocked eyes, the enemy's rooks and cannons on its king's
+# file.  From the side to move's view e = base - W(own) + W(enemy), so
+# base - W(own) is a lower bound of e: a test e >= T that it passes needs no
+# W(enemy) (lazy evaluation, bit-exact).  A group is summed in one byte with
+# no carry, which needs every weight >= 0 and W <= WEAKNESS_MAX.
+LEGS_PER_HORSE = len(B.ORTHO)        # occupied orthogonal neighbours counted per horse
+EYES_PER_ELEPHANT = len(B.DIAG)      # occupied diagonal neighbours counted per elephant
+WEAKNESS_MAX = 255
+EVAL_ABS_MAX = 0x3FFF                # |every intermediate of eng_eval| stays below this
+
+
+def weakness_weights(tb) -> tuple[int, int, int, tuple[int, ...]]:
+    """(per blocked leg, per blocked eye, per enemy rook on the own king's
+    file, per enemy cannon on it [pieces between 0, 1, 2, 3+]) as weaknesses:
+    the reference's weights with the sign of the side they count against."""
+    return -tb.horse_leg, -tb.elephant_eye, tb.rook_file, tuple(tb.cannon_file)
+
+
+def weakness_max(tb) -> int:
+    """The largest weakness of one side: every horse and elephant slot on the
+    board with every leg and eye blocked, both enemy rooks and cannons on its
+    king's file (fixed slots: KIND_SLOTS pieces of each kind at most)."""
+    leg, eye, rook, cannon = weakness_weights(tb)
+    return (KIND_SLOTS[B.HORSE] * LEGS_PER_HORSE * leg + KIND_SLOTS[B.ELEPHANT] * EYES_PER_ELEPHANT * eye
+            + KIND_SLOTS[B.ROOK] * rook + KIND_SLOTS[B.CANNON] * max(cannon))
+
+
+def eval_abs_bound(cfg, tb) -> int:
+    """An upper bound of |score + count-based terms| + tempo + both sides'
+    weaknesses for any position with at most KIND_SLOTS pieces of each kind
+    per side: eng_eval's intermediates (and the result) never exceed it."""
+    kinds = range(1, 8)
+    side = sum(KIND_SLOTS[k] * max(abs(v) for v in tb.values[k]) for k in kinds)   # Red's |values|
+    dyn = KIND_SLOTS[B.HORSE] * max(map(abs, tb.dyn_horse)) + KIND_SLOTS[B.CANNON] * max(map(abs, tb.dyn_cannon))
+    pawns = KIND_SLOTS[B.PAWN] * max(map(abs, tb.pawn_adj))
+    miss = max(map(abs, tb.miss_elephant)) + max(map(abs, tb.miss_advisor))
+    return 2 * (side + dyn + pawns + miss) + abs(tb.tempo) + 2 * weakness_max(tb)
+
+
+def _check_eval(yaml_path: Path, cfg, set_names: list[str], tables) -> None:
+    """eng_eval's assumptions (see weakness_weights): the build stops, naming
+    the weight set's line in config/eval.yaml, on a weight it cannot hold."""
+    lines = Path(yaml_path).read_text().splitlines()
+
+    def fail(name: str, key: str, why: str) -> None:
+        start = next((i for i, t in enumerate(lines) if t.strip() == f"{name}:"), 0)
+        line = next((i + 1 for i, t in enumerate(lines) if i > start and t.strip().startswith(f"{key}:")), None)
+        raise ConfigError(yaml_path, line, f"sets.{name}.{key}: {why}")
+
+    assert LEGS_PER_HORSE == 4 and EYES_PER_ELEPHANT == 4
+    for name, tb in zip(set_names, tables):
+        leg, eye, rook, cannon = weakness_weights(tb)
+        for key, w in (("horse_leg_blocked", -leg), ("elephant_eye_blocked", -eye)):
+            if w > 0:
+                fail(name, key, f"{w} > 0: the ROM's evaluation needs a blocked leg or eye to cost (<= 0)")
+        for key, w in (("rook_on_king_file", rook), ("cannon_on_king_file", min(cannon))):
+            if w < 0:
+                fail(name, key, "the ROM's evaluation needs a rook or cannon on the enemy king's file to "
+                     "gain (>= 0)")
+        if weakness_max(tb) > WEAKNESS_MAX:
+            fail(name, "horse_leg_blocked", f"the per-piece terms against one side reach {weakness_max(tb)} "
+                 f"(blocked legs, eyes, enemy rooks and cannons on its king's file), more than the ROM's "
+                 f"{WEAKNESS_MAX}")
+        if eval_abs_bound(cfg, tb) > EVAL_ABS_MAX:
+            fail(name, "tempo", f"the evaluation may reach {eval_abs_bound(cfg, tb)}, more than the ROM's "
+                 f"{EVAL_ABS_MAX}")
+
+
 def build(config_dir: Path | None = None) -> tuple[str, str]:
     """Return (eng_const.inc, eng_tables.inc) as text.  Raises ConfigError."""
     config_dir = config_dir or CONFIG_DIR
@@ -204,6 +274,7 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     set_names = list(cfg.sets)
     plies = ply_sizes(levels)
     tables = [build_tables(cfg, cfg.sets[n]) for n in set_names]
+    _check_eval(path("eval.yaml") or REF_CONFIG_DIR / "eval.yaml", cfg, set_names, tables)
 
     # ------------------------------------------------------------ constants
     c = [HEADER, "; ---- board geometry (reference_py/board.py)"]
@@ -247,7 +318,10 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
           f"EVAL_SET_COUNT   = {len(set_names)}"]
     c += [f"EVAL_SET_{n.upper():<8} = {i}" for i, n in enumerate(set_names)]
     c += [f"LEVEL_COUNT      = {len(levels)}", "LEVEL_FLAG_KILLERS = $01", "LEVEL_FLAG_HISTORY = $02",
-          "LEVEL_NAME_LEN   = 8    ; panel text per level (lvl_name_text)"]
+          "LEVEL_NAME_LEN   = 8    ; panel text per level (lvl_name_text)",
+          "; ---- evaluation bounds the build checked (_check_eval; asm/eng_eval.s)",
+          f"WEAKNESS_MAX     = {WEAKNESS_MAX}   ; the per-piece terms against one side, at most",
+          f"EVAL_ABS_MAX     = ${EVAL_ABS_MAX:04X} ; |the evaluation and its intermediates|, at most"]
     # search (issue 5, asm/eng_search.s): reductions, bounds and the per-ply
     # array sizes the levels need (ply_sizes; the PV rows at plies below depth)
     c += ["; ---- search (asm/eng_search.s; search.py constants and level maxima)",
@@ -315,16 +389,19 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
 
     # knowledge tables (evaluate.build_tables)
     t += ["", "; ---- knowledge tables (evaluate.build_tables), per weight set"]
-    for si, (name, tb) in enumerate(zip(set_names, tables)):
-        t += [f"; weight set {si}: {name}"]
-        t += [f"ev_cannon_file_{si}: ; [pieces between 0, 1, 2, 3+] (signed bytes)"]
-        t += _bytes(v & 0xFF for v in tb.cannon_file)
-    t += ["; scalars per weight set (signed bytes, index = set)"]
-    for field in ("tempo", "horse_leg", "elephant_eye", "rook_file"):
-        t += [f"ev_{field}:"] + _bytes(getattr(tb, field) & 0xFF for tb in tables)
     t += ["ev_knowledge: ; 1 = the set has leaf knowledge terms"] + _bytes(int(tb.knowledge) for tb in tables)
-    t += ["ev_cannon_file_ptr_l:", "  .lobytes " + ", ".join(f"ev_cannon_file_{si}" for si in range(len(set_names))),
-          "ev_cannon_file_ptr_h:", "  .hibytes " + ", ".join(f"ev_cannon_file_{si}" for si in range(len(set_names)))]
+    t += _table16("ev_tempo", [tb.tempo for tb in tables], "the tempo bonus per set (16-bit)")
+    # the per-piece terms as weaknesses (asm/eng_eval.s WEAKNESS, eng_eval_ge)
+    wk = [weakness_weights(tb) for tb in tables]
+    t += ["; per-piece terms as weaknesses of the side they count against (eng_eval.s),",
+          "; index = set: per blocked horse leg, per blocked elephant eye, per enemy rook",
+          "; on the own king's file",
+          "ev_wk_leg:"] + _bytes(w[0] for w in wk)
+    t += ["ev_wk_eye:"] + _bytes(w[1] for w in wk)
+    t += ["ev_wk_rook:"] + _bytes(w[2] for w in wk)
+    t += ["; per enemy cannon on the own king's file: [set * 4 + 3 - min(pieces between, 3)]",
+          "ev_wk_cannon:"] + _bytes(v for w in wk for v in reversed(w[3]))
+    t += ["evk_base_4: ; [set] = set * 4"] + _bytes(si * 4 for si in range(len(tables)))
 
     # search tables
     t += ["", "; ---- search (config/search.yaml)",

@@ -86,6 +86,20 @@ class RomSearch:
         m = self.eng.cpu.mpu
         return _s16(m.a | (m.x << 8)), cycles
 
+    def eval_ge(self, pos: Position, set_name: str, threshold: int, load: bool = True) -> tuple[bool, int | None, int]:
+        """eng_eval_ge of pos with T = threshold: (e >= T, e when below T else
+        None, cycles).  Checks that T (local+12..13) and local+14..15 are kept."""
+        if load:
+            self.eng.load(pos, self.sets.index(set_name))
+        t = threshold & 0xFFFF
+        self.mem[12:16] = [t & 0xFF, t >> 8, 0x5A, 0xA5]
+        cycles = self.eng.call("eng_eval_ge")
+        assert list(self.mem[12:16]) == [t & 0xFF, t >> 8, 0x5A, 0xA5], "eng_eval_ge changed local+12..15"
+        m = self.eng.cpu.mpu
+        if m.p & 1:
+            return False, _s16(m.a | (m.x << 8)), cycles
+        return True, None, cycles
+
     def noisy_evals(self, pos: Position, level_index: int, seed: int, count: int) -> list[int]:
         """`count` calls of search_eval (eval + LFSR noise) in a row."""
         lv = levels()[level_index]
