@@ -3,15 +3,14 @@
 ; One specialised copy per side: the enemy's code range and the pawn's
 ; direction are immediates.  A square's code c is an enemy piece when
 ; ENEMY <= c < ENEMY+16 (empty 0, off-board $FF and own codes all fail the
-; range test), and its kind is code_kind-$10,c.
+; range test), and its kind is code_kind-$10,c.  A square's relation to a
+; king (on its file or rank, a diagonal neighbour, a horse square) is one
+; read of rel_mid[square - king square] (the rel codes, below).
 
 .include "global.inc"
 .include "eng.inc"
 
 ksq = local+0          ; the king's square
-
-; king_rel (below) covers the squares within this offset of a king
-KING_REL_REACH = 2 * UP + RIGHT
 
 ;; Return from the routine with C = 1 when A (a square's code) is an
 ;; enemy piece of `kind`.  nz: A is known not to be empty (0).  Clobbers X.
@@ -41,15 +40,13 @@ KING_REL_REACH = 2 * UP + RIGHT
 no:
 .endmacro
 
-;; One orthogonal line from the king: the first piece is a rook or the
-;; king (the flying general), the second one a cannon.  first: Y is
-;; already ksq.  edge: the line towards the own back rank, where the king
-;; usually stands (its first square is then off the board: 12 cycles).
-.macro LINE d, enemy, first, edge
+;; One orthogonal line from the king on ksq: the first piece is a rook or
+;; the king (the flying general), the second one a cannon.  edge: the line
+;; towards the own back rank, where the king usually stands (its first
+;; square is then off the board: 12 cycles).
+.macro LINE d, enemy, edge
   .local scan, scan2, screen, done, hit, not_enemy, enemy_piece
-  .if !first
   ldy ksq
-  .endif
   .if edge
   lda board+(d),y
   cmp #SQ_OFFBOARD
@@ -93,41 +90,61 @@ scan2:
 done:
 .endmacro
 
-;; The two horse squares whose leg is the diagonal square `leg` of the king.
-.macro HORSE_PAIR leg, t1, t2, enemy
+;; IN_CHECK: the enemy's rook, cannon or king of slot `slot`, when on the
+;; king's file or rank, by that ray's test (`ray`): to `yes` when it hits.
+.macro IC_LINE_SLOT slot, ray, yes
   .local skip
-  lda board+(leg),y
-  bne skip
-  lda board+(t1),y
-  IF_ENEMY_KIND enemy, KIND_HORSE, 0
-  lda board+(t2),y
-  IF_ENEMY_KIND enemy, KIND_HORSE, 0
+  ldy piece_sq+slot
+  beq skip             ; captured
+  lda (relp),y
+  bpl skip             ; off the king's file and rank
+  jsr ray
+  bcs yes
 skip:
 .endmacro
 
-;; The whole test for the king in slot `kslot`; returns C.
-.macro IN_CHECK kslot, enemy, pawn_fwd, enemy_horses, enemy_pawns
-  .local no_horses, no_pawns, have_king, horses
-  ldy piece_sq+kslot
+;; IN_CHECK: the enemy's horse of slot `slot`: to `yes` when it stands on a
+;; horse square of the king (rel code) with the leg empty.
+.macro IC_HORSE_SLOT slot, yes
+  .local skip
+  ldy piece_sq+slot
+  beq skip             ; captured
+  lda (relp),y
+  beq skip
+  cmp #REL_DIAG
+  bcs skip             ; not a horse square
+  adc ksq              ; (C = 0) REL_LEG + the leg
+  tax
+  lda board-REL_LEG,x
+  beq yes              ; the leg is empty
+skip:
+.endmacro
+
+;; The whole test for the king in slot `kslot` (the enemy's first slot
+;; eslot); returns C.  The enemy's rooks, cannons and king from its piece
+;; list: one on the king's file or rank (rel code) runs that ray's test
+;; (`ray`, shared with the fast tests); its horses: on a horse square of
+;; the king (rel code) with the leg empty; its pawns on the board.
+.macro IN_CHECK kslot, eslot, enemy, pawn_fwd, enemy_pawns, ray
+  .local have_king, no_pawns, yes
+  lda piece_sq+kslot
   bne have_king
   clc                  ; no king (only in test positions): not in check
   rts
+yes:
+  sec
+  rts
 have_king:
-  sty ksq
-  LINE ::UP, enemy, 1, enemy = ::RED_TAG
-  LINE ::DOWN, enemy, 0, enemy = ::BLACK_TAG
-  LINE ::LEFT, enemy, 0, 0
-  LINE ::RIGHT, enemy, 0, 0
+  sta ksq
+  REL_PTR relp
+  IC_LINE_SLOT eslot+SLOT_ROOK, ray, yes
+  IC_LINE_SLOT eslot+SLOT_ROOK+1, ray, yes
+  IC_LINE_SLOT eslot+SLOT_CANNON, ray, yes
+  IC_LINE_SLOT eslot+SLOT_CANNON+1, ray, yes
+  IC_LINE_SLOT eslot+SLOT_KING, ray, yes     ; (on a file)
+  IC_HORSE_SLOT eslot+SLOT_HORSE, yes
+  IC_HORSE_SLOT eslot+SLOT_HORSE+1, yes
   ldy ksq
-  lda counts+enemy_horses
-  bne horses
-  jmp no_horses
-horses:
-  HORSE_PAIR ::UP+::RIGHT, 2*::UP+::RIGHT, ::UP+2*::RIGHT, enemy
-  HORSE_PAIR ::UP+::LEFT, 2*::UP+::LEFT, ::UP+2*::LEFT, enemy
-  HORSE_PAIR ::DOWN+::RIGHT, 2*::DOWN+::RIGHT, ::DOWN+2*::RIGHT, enemy
-  HORSE_PAIR ::DOWN+::LEFT, 2*::DOWN+::LEFT, ::DOWN+2*::LEFT, enemy
-no_horses:
   lda counts+enemy_pawns
   beq no_pawns
   lda board+(pawn_fwd),y
@@ -150,8 +167,10 @@ no_pawns:
 ; Output: C = 1 in check, C = 0 not (also when the side has no king).
 ;   When A is the side to move, the answer is also kept in eng_chk (0/1),
 ;   which lets eng_is_legal skip the full test for most moves.
-; Uses local+0.  Clobbers A, X, Y.
-; Cycles: 309 on average in middlegames, 444 at most (bench/rom_bench.py).
+; Uses local+0..3 (the full test: the enemy's piece list through the rel
+;   codes, see IN_CHECK).  Clobbers A, X, Y.
+; Cycles: 273 on average in middlegames, 491 at most (both sides of the 40
+;   middlegames, bench/rom_bench.py).
 .proc eng_in_check
   cmp eng_side
   bne @other
@@ -178,42 +197,200 @@ no_pawns:
   jmp in_check_red
 .endproc
 
+; ---- the short tests around a move: eng_is_legal, eng_gives_check (after
+; it is made) and eng_quiet_safe (before)
+;
+; They look at a square's relation to a king through rel_mid[square - ksq]
+; (the table at the end of this section), read as lda (relp),y with Y = the
+; square and relp = rel_mid - ksq (REL_PTR): 5-6 cycles per square.
+
+fl_to = local+1        ; the move's `to`
+relp  = local+2        ; 2 bytes: rel_mid - ksq, the mover's king (eng_is_legal)
+relg  = local+4        ; 2 bytes: the same for the king of the side to move
+                       ; (eng_gives_check; eng_quiet_safe sets both)
+fcode = local+6        ; `from`'s rel code
+tcode = local+7        ; `to`'s rel code (eng_gives_check)
+
+; rel codes: what d = square - king square is for a king in its palace.
+; A ray code (REL_RAY + ray, + REL_ADJ for the adjacent square) for the
+; king's file and rank: the palace keeps the king on files 3-5, so every
+; square of its rank is within 5 of it, and every other square of the board
+; further (the board's rows are BOARD_WIDTH = 11 apart, 9 files + 2 off the
+; board); the file is d = a multiple of 11.
+REL_RAY   = $80
+REL_ADJ   = $08
+RAY_UP    = 0          ; bit 0: a rank; bit 1: towards the lower squares
+RAY_RIGHT = 1
+RAY_DOWN  = 2
+RAY_LEFT  = 3
+REL_DIAG  = $40        ; + DIAG_x: a diagonal neighbour (a horse's leg)
+DIAG_UR   = 0
+DIAG_UL   = 1
+DIAG_DR   = 2
+DIAG_DL   = 3
+REL_SELF  = $C0        ; d = 0: the king's own square
+REL_LEG   = 13         ; a horse square: REL_LEG + the d of its leg (1, 3, 23, 25)
+; |d| <= REL_REACH between a palace square and a square on the board
+REL_REACH = LAST_SQ - (FIRST_SQ + 3)
+.assert BOARD_WIDTH = 11 && UP = 11 && RIGHT = 1, error, "rel codes: the padded board's geometry"
+.assert 9 * UP + 5 <= REL_REACH, error, "rel: Black's highest palace square to the board's first square is in reach"
+
+;; Points p (2 zero-page bytes) at rel_mid - A, A = a king's square: then
+;; lda (p),y is rel_mid[Y - A].  16 cycles.  Clobbers A.
+.macro REL_PTR p
+  eor #$FF
+  sec
+  adc #<rel_mid        ; <rel_mid - A; C = 0: a borrow
+  sta p
+  lda #>rel_mid
+  adc #$FF
+  sta p+1
+.endmacro
+
+;; A = a ray code: a jmp to the test of that ray of the king on ksq (the
+;; ray procs below; the first tested is `first`, the one towards the enemy,
+;; the most frequent).  As a subroutine (red_ray / black_ray): C = 1 when
+;; that ray attacks the king.
+.macro RAY_TEST up, right, down, left, first
+  .local not_first, is_right, is_left
+  and #3
+  .if first = ::RAY_UP
+  bne not_first
+  jmp up
+not_first:
+  cmp #::RAY_DOWN
+  bcc is_right
+  bne is_left
+  jmp down
+  .else
+  cmp #::RAY_DOWN
+  bne not_first
+  jmp down
+not_first:
+  bcs is_left          ; 3
+  lsr a
+  bcs is_right         ; 1
+  jmp up
+  .endif
+is_right:
+  jmp right
+is_left:
+  jmp left
+.endmacro
+
+;; A = a diagonal code: a jmp to the test of the horse pair whose leg that
+;; square is (red_hpair / black_hpair: C = 1 when it attacks the king).
+.macro HPAIR_TEST hur, hul, hdr, hdl
+  .local n0, is_ul, is_dr
+  and #3
+  bne n0
+  jmp hur
+n0:
+  cmp #::DIAG_DR
+  bcc is_ul
+  beq is_dr
+  jmp hdl
+is_ul:
+  jmp hul
+is_dr:
+  jmp hdr
+.endmacro
+
 ;;
 ; After eng_make: was the move legal, i.e. is the king of the side that
 ; moved safe afterwards?  Exactly !in_check(mover).  When the mover was
 ; known not to be in check before the move (undo_check = 0, see
 ; eng_in_check) and its king did not move, only what passes through `from`
 ; (vacated) or `to` (newly occupied) can have changed, so only these are
-; tested: the king's line through `from` (rook, facing king, cannon), the
+; tested: the king's ray through `from` (rook, facing king, cannon), the
 ; two horse squares when `from` was a horse's leg (a diagonal neighbour of
-; the king), and the king's line through `to` (a new cannon screen).
-; Otherwise the full test (in_check_red / in_check_black) runs.
+; the king), and the king's ray through `to` (a new cannon screen) unless
+; it is the one through `from`.  Otherwise the full test (in_check_red /
+; in_check_black) runs.
 ; Output: C = 0 legal, C = 1 illegal (that king is attacked).
-; Uses local+0..1.  Clobbers A, X, Y.
-; Cycles: about 50-140 with the check state known, the full test + 20
-;   otherwise; 158 on average after a make of the middlegame lists, 498 at
-;   most (bench/rom_bench.py).
+; Uses local+0..7.  Clobbers A, X, Y.
+; Cycles (with the jsr): 88 when `from` and `to` are off the king's rays
+;   and `from` is not its diagonal neighbour, a ray or horse pair adds
+;   40-200, the full test + 20 otherwise (in check before, or a king move);
+;   154 on average in a Master search (bench.rom_profile, positions 2-3),
+;   130 after a make of the middlegame lists, 501 at most (bench/rom_bench.py).
 .proc eng_is_legal
   ldx eng_ply
+  lda undo_check-1,x
+  bne full
   lda eng_side
-  bne @red_moved
-  lda undo_check-1,x
-  bne :+
-  jmp black_moved_fast
-: jmp in_check_black
-@red_moved:
-  lda undo_check-1,x
-  bne :+
+  beq black_moved_fast ; Red to move: Black moved
   jmp red_moved_fast
-: jmp in_check_red
+full:
+  lda eng_side
+  beq :+
+  jmp in_check_red
+: jmp in_check_black
 .endproc
 
-fl_to = local+1        ; the move's `to`
+;; The fast legality test for the side whose king is in slot kslot, X =
+;; eng_ply.  core: a second entry (a label of the .proc) with ksq, relp and
+;; fl_to set and Y = from (eng_quiet_safe).
+.macro FAST_LEGAL kslot, full, ray, hpair, core
+  .local from_ray, from_diag, to_test, legal, illegal, moved
+  lda undo_to-1,x
+  sta fl_to
+  ldy undo_from-1,x    ; Y = from
+  lda piece_sq+kslot
+  beq legal            ; no king (test positions only): never attacked
+  sta ksq
+  REL_PTR relp
+core:
+  lda (relp),y         ; from
+  bmi from_ray
+  cmp #REL_DIAG
+  bcs from_diag
+to_test:
+  ldy fl_to
+  lda (relp),y         ; to
+  bpl legal
+  jmp ray              ; the ray through `to`: a new cannon screen
+legal:
+  clc
+  rts
+from_diag:             ; a horse's leg freed: its two horse squares
+  jsr hpair
+  bcc to_test
+  rts
+from_ray:              ; (a king move: `from` is next to the king's square)
+  sta fcode
+  ldy fl_to
+  lda (relp),y         ; to
+  cmp #REL_SELF
+  beq moved            ; the king moved: the full test
+  sta tcode
+  lda fcode            ; the ray through `from`: a line opened, a screen gone
+  jsr ray
+  bcs illegal
+  lda tcode
+  bpl legal
+  eor fcode
+  and #REL_RAY | 3
+  beq legal            ; the ray through `from`: tested
+  lda tcode
+  jmp ray
+moved:
+  jmp full
+illegal:
+  rts
+.endmacro
+
+.proc black_moved_fast
+  FAST_LEGAL 16, in_check_black, black_ray, black_hpair, core
+.endproc
+.proc red_moved_fast
+  FAST_LEGAL 0, in_check_red, red_ray, red_hpair, core
+.endproc
 
 ;; The rays and horse pairs of one king, as subroutines returning C = 1
 ;; when that line / pair attacks it (ksq set by the caller).
 .macro LINE_PROC d, enemy, edge
-  LINE d, enemy, 0, edge
+  LINE d, enemy, edge
   clc
   rts
 .endmacro
@@ -228,109 +405,18 @@ fl_to = local+1        ; the move's `to`
   rts
 .endmacro
 
-;; A line through square Y from the king (X = ksq): runs that ray's test
-;; and goes to `next` with its C; goes to `none` when Y is on neither line.
-.macro LINE_THROUGH_Y lup, ldown, lleft, lright, next, none
-  .local not_file, below, not_rank, left
-  lda sq_file,y
-  cmp sq_file,x
-  bne not_file
-  cpy ksq
-  bcc below
-  jsr lup
-  jmp next
-below:
-  jsr ldown
-  jmp next
-not_file:
-  lda sq_rank,y
-  cmp sq_rank,x
-  bne none
-  cpy ksq
-  bcc left
-  jsr lright
-  jmp next
-left:
-  jsr lleft
-  jmp next
-.endmacro
-
-;; What `from` (Y; X = ksq) can change for the king on ksq: the king's line
-;; through it (a rook, king or cannon line opened, or a cannon's screen
-;; gone), or, as a diagonal neighbour of the king, a horse's leg freed.
-;; Runs that line's or horse pair's test and goes to `hit` when it finds
-;; the king attacked; otherwise ends with X = ksq, falling through or (when
-;; `from` touches neither) jumping to `to_test`.  Shared by FAST_LEGAL and
-;; GIVES_CHECK.
-.macro FROM_TEST lup, ldown, lleft, lright, hur, hul, hdr, hdl, hit, to_test
-  .local from_done, from_line, dl, dr, ul
-  lda sq_file,y
-  cmp sq_file,x
-  beq from_line
-  lda sq_rank,y
-  cmp sq_rank,x
-  beq from_line
-  tya
-  sec
-  sbc ksq              ; from - ksq, C = 1 when >= 0
-  adc #<(-(::DOWN+::LEFT)) ; + 12 (+ 1 when >= 0): the four diagonal
-  cmp #::UP+::RIGHT-::DOWN-::LEFT+2 ; neighbours give 25, 23, 2, 0, the
-  bcs to_test          ; squares outside -12..12 give 26 and more
-  cmp #::UP+::RIGHT-::DOWN-::LEFT+1
-  bne ul
-  jsr hur
-  jmp from_done
-ul:
-  cmp #::UP+::LEFT-::DOWN-::LEFT+1
-  bne dr
-  jsr hul
-  jmp from_done
-dr:
-  cmp #::DOWN+::RIGHT-::DOWN-::LEFT
-  bne dl
-  jsr hdr
-  jmp from_done
-dl:
-  cmp #0
-  bne to_test
-  jsr hdl
-  jmp from_done
-from_line:
-  LINE_THROUGH_Y lup, ldown, lleft, lright, from_done, to_test
-from_done:
-  bcs hit
-  ldx ksq
-.endmacro
-
-;; The fast legality test for the side whose king is in slot kslot.
-;; ft: a second entry (a label of the .proc) with Y = from, fl_to = to.
-.macro FAST_LEGAL kslot, full, lup, ldown, lleft, lright, hur, hul, hdr, hdl, ft
-  .local to_test, legal, illegal
-  lda undo_to-1,x
-  sta fl_to
-  ldy undo_from-1,x
-ft:
-  ldx piece_sq+kslot   ; X = ksq until a test is called
-  stx ksq
-  cpx fl_to
-  bne :+
-  jmp full             ; the king moved
-:
-  FROM_TEST lup, ldown, lleft, lright, hur, hul, hdr, hdl, illegal, to_test
-to_test:               ; X = ksq
-  ldy fl_to
-  LINE_THROUGH_Y lup, ldown, lleft, lright, illegal, legal
-legal:
-  clc
-illegal:               ; C from the last test
-  rts
-.endmacro
-
-.proc red_moved_fast
-  FAST_LEGAL 0, in_check_red, red_up, red_down, red_left, red_right, red_hur, red_hul, red_hdr, red_hdl, ft
+; A = a ray code / a diagonal code: that ray's / horse pair's test
+.proc red_ray
+  RAY_TEST red_up, red_right, red_down, red_left, ::RAY_UP
 .endproc
-.proc black_moved_fast
-  FAST_LEGAL 16, in_check_black, black_up, black_down, black_left, black_right, black_hur, black_hul, black_hdr, black_hdl, ft
+.proc red_hpair
+  HPAIR_TEST red_hur, red_hul, red_hdr, red_hdl
+.endproc
+.proc black_ray
+  RAY_TEST black_up, black_right, black_down, black_left, ::RAY_DOWN
+.endproc
+.proc black_hpair
+  HPAIR_TEST black_hur, black_hul, black_hdr, black_hdl
 .endproc
 
 ; Red's king against Black's pieces
@@ -384,78 +470,91 @@ illegal:               ; C from the last test
   HORSE_SQUARES 2*::DOWN+::LEFT, ::DOWN+2*::LEFT, ::RED_TAG
 .endproc
 
+
 ; ---- does the move just made give check?  (eng_gives_check)
 
 ;; The fast "gives check" test for the king in slot kslot (the side now to
 ;; move), with X = eng_ply >= 2: see eng_gives_check.  Ends with eng_chk
-;; and C set (1: in check).  ft: a second entry (a label of the .proc) with
-;; Y = from and fl_to = to.
-.macro GIVES_CHECK kslot, lup, ldown, lleft, lright, hur, hul, hdr, hdl, pawn_fwd, ft
-  .local to_test, to_line, to_off, yes, no
+;; and C set (1: in check).  back_adj: the rel code of the square behind
+;; the king (no pawn attacks it from there).  core: a second entry (a label
+;; of the .proc) with ksq, relg and fl_to set and Y = from.
+.macro GIVES_CHECK kslot, ray, hpair, back_adj, core
+  .local from_ray, from_diag, to_test, to_ray, to_ray2, to_off, to_near, to_pawn, yes, no
   lda undo_to-1,x
   sta fl_to
   ldy undo_from-1,x    ; Y = from
-ft:
-  ldx piece_sq+kslot   ; X = ksq until a test is called
-  bne :+
-  jmp no               ; no king (test positions only): not in check
-: stx ksq
-  ; from: the king's line through it (a rook, king or cannon line opened,
-  ; or a cannon's screen gone), or its diagonal neighbour (a horse's leg
-  ; freed)
-  FROM_TEST lup, ldown, lleft, lright, hur, hul, hdr, hdl, yes, to_test
-to_test:               ; X = ksq
-  ; to: the king's line through it (the mover as a rook, king or cannon,
-  ; or as a new cannon screen), else the mover as a horse
+  lda piece_sq+kslot
+  beq no               ; no king (test positions only): not in check
+  sta ksq
+  REL_PTR relg
+core:
+  lda (relg),y         ; from
+  bmi from_ray
+  cmp #REL_DIAG
+  bcs from_diag
+to_test:
   ldy fl_to
-  LINE_THROUGH_Y lup, ldown, lleft, lright, to_line, to_off
-to_line:
-  bcs yes
-  ; the mover as a pawn in front of the king or beside it
-  ldy fl_to
-  ldx board,y
-  lda code_kind-CODE_BASE,x
-  cmp #KIND_PAWN
-  bne no
-  tya
-  sec
-  sbc ksq
-  cmp #<(pawn_fwd)
-  beq yes
-  cmp #<(::RIGHT)
-  beq yes
-  cmp #<(::LEFT)
-  beq yes
-  bne no               ; always
-to_off:                ; Y = to, off the king's lines
-  ldx board,y
-  lda code_kind-CODE_BASE,x
-  cmp #KIND_HORSE
-  bne no
-  tya                  ; a horse square of the king, its leg empty
-  sec
-  sbc ksq
-  clc
-  adc #KING_REL_REACH
-  cmp #2*KING_REL_REACH+1
-  bcs no
-  tax
-  lda king_rel,x
-  cmp #2
-  bcc no               ; 0: not near, 1: a diagonal neighbour
-  adc ksq              ; C = 1: + the leg offset - 1 ...
-  tax
-  lda board-1,x        ; ... so the leg is board-1,x
-  bne no
-yes:
-  lda #1
-  sta eng_chk
-  sec
-  rts
+  lda (relg),y         ; to
+  bmi to_ray
+  bne to_near
 no:
   lda #0
   sta eng_chk
   clc
+  rts
+from_diag:             ; a horse's leg freed: its two horse squares
+  jsr hpair
+  bcc to_test
+  bcs yes              ; always
+from_ray:              ; the ray through `from`: a line opened, a screen gone
+  sta fcode
+  jsr ray
+  bcs yes
+  ldy fl_to
+  lda (relg),y         ; to
+  bpl to_off
+  sta tcode
+  eor fcode
+  and #REL_RAY | 3
+  beq to_pawn          ; the ray through `from`: tested
+  lda tcode
+  bne to_ray2          ; always
+to_off:
+  bne to_near
+  beq no               ; always
+to_ray:                ; the ray through `to`: the mover as a rook, king or
+  sta tcode            ; cannon, or a new cannon screen
+to_ray2:
+  jsr ray
+  bcs yes
+to_pawn:               ; the mover as a pawn in front of the king or beside it
+  lda tcode
+  and #REL_ADJ
+  beq no
+  lda tcode
+  cmp #back_adj
+  beq no
+  ldy fl_to
+  ldx board,y
+  lda code_kind-CODE_BASE,x
+  cmp #KIND_PAWN
+  beq yes
+  bne no               ; always
+to_near:               ; a diagonal neighbour, or a horse square:
+  cmp #REL_DIAG
+  bcs no
+  adc ksq              ; (C = 0) REL_LEG + the leg
+  tax
+  lda board-REL_LEG,x
+  bne no               ; the leg is blocked
+  ldx board,y
+  lda code_kind-CODE_BASE,x
+  cmp #KIND_HORSE
+  bne no               ; the mover is not a horse
+yes:
+  lda #1
+  sta eng_chk
+  sec
   rts
 .endmacro
 
@@ -473,15 +572,17 @@ no:
 ; Since only `from` (now empty) and `to` (now the mover) changed, and the
 ; full test found no attack before the move, only the parts of the test
 ; that read one of them can have changed, and only those run (docs/
-; ENGINE_ROM.md, "The gives-check test"): the king's line through `from`,
-; the king's line through `to` (each the whole ray: rook or king first,
-; cannon second), the horse pair whose leg is `from`, the mover itself as
-; a horse (`to` a horse square, its leg empty) or as a pawn (`to` in front
-; of the king or beside it).
-; Uses local+0..1.  Clobbers A, X, Y.
-; Cycles: 149 on average after a make in the middlegames, 362 at most
-;   (bench/rom_bench.py; about 120 when `from` and `to` are off the king's
-;   lines, a ray test adds 30-200), against 308 for the full test.
+; ENGINE_ROM.md, "The gives-check test"): the king's ray through `from`,
+; the king's ray through `to` (each the whole ray: rook or king first,
+; cannon second; once when they are the same ray), the horse pair whose leg
+; is `from`, the mover itself as a horse (`to` a horse square, its leg
+; empty) or as a pawn (`to` in front of the king or beside it).
+; Uses local+0..7.  Clobbers A, X, Y.
+; Cycles (with the jsr): 92 when `from` and `to` are off the king's rays,
+;   `from` is not its diagonal neighbour and `to` not a horse square, a ray
+;   test adds 40-200; 133 on average in a Master search (bench.rom_profile,
+;   positions 2-3), 112 after a make in the middlegames, 236 at most
+;   (bench/rom_bench.py), against 273 for the full test.
 .proc eng_gives_check
   ldx eng_ply
   cpx #2
@@ -490,27 +591,89 @@ no:
   jmp eng_in_check
 fast:
   lda eng_side
-  beq red
+  beq red_gives_check
   jmp black_gives_check
-red:
-  GIVES_CHECK 0, red_up, red_down, red_left, red_right, red_hur, red_hul, red_hdr, red_hdl, ::UP, red_ft
+.endproc
+
+.proc red_gives_check
+  GIVES_CHECK 0, red_ray, red_hpair, ::REL_RAY + ::REL_ADJ + ::RAY_DOWN, core
 .endproc
 
 .proc black_gives_check
-  GIVES_CHECK 16, black_up, black_down, black_left, black_right, black_hur, black_hul, black_hdr, black_hdl, ::DOWN, ft
+  GIVES_CHECK 16, black_ray, black_hpair, ::REL_RAY + ::REL_ADJ + ::RAY_UP, core
 .endproc
 
 ; ---- can a quiet move be counted without making it?  (eng_quiet_safe)
 
-qs_from = local+2      ; (local+0..1: ksq and fl_to of the tests it calls)
-qs_to   = local+3
-qs_ff   = local+4      ; from's file, rank
-qs_fr   = local+5
-qs_tf   = local+6      ; to's file, rank
-qs_tr   = local+7
-qs_ek   = local+8      ; the enemy king's square
-qs_ok   = local+9      ; the mover's king's square
-qs_chk  = local+10     ; eng_chk, kept
+qs_from = local+8      ; (local+0..7: the tests' ksq, fl_to = `to`, relp,
+qs_chk  = local+9      ; relg, fcode, tcode); eng_chk, kept
+
+;; eng_quiet_safe for the side whose king is in slot own (the enemy's in
+;; slot enemy), lcore / gcore: the cores of its eng_is_legal and the
+;; enemy's eng_gives_check.  fl_to and qs_from set.
+.macro QUIET_SAFE own, enemy, lcore, gcore
+  .local skip_own, own_hit, enemy_hit, back, safe, done
+  lda piece_sq+own
+  beq skip_own         ; no king (test positions only): never attacked
+  REL_PTR relp
+  ldy qs_from
+  lda (relp),y         ; from: the mover's king's ray or diagonal
+  cmp #REL_DIAG        ; neighbour, or the king itself
+  bcs own_hit
+  ldy fl_to
+  lda (relp),y         ; to: its ray
+  bmi own_hit
+skip_own:              ; legal; a check?
+  lda piece_sq+enemy
+  beq safe             ; no king (test positions only): no check
+  sta ksq
+  REL_PTR relg
+  ldy qs_from
+  lda (relg),y         ; from: the enemy king's ray or diagonal neighbour
+  cmp #REL_DIAG
+  bcs enemy_hit
+  ldy fl_to
+  lda (relg),y         ; to: its ray, or a horse square
+  bmi enemy_hit
+  beq safe
+  cmp #REL_DIAG
+  bcs safe             ; a diagonal neighbour
+  adc ksq              ; (C = 0) REL_LEG + the leg
+  tax
+  lda board-REL_LEG,x
+  bne safe             ; the leg is blocked
+  ldx qs_from
+  ldy board,x
+  lda code_kind-CODE_BASE,y
+  cmp #KIND_HORSE
+  beq done             ; a horse lands there: a check (C = 1)
+safe:
+  clc
+done:
+  rts
+own_hit:
+  cmp #REL_SELF
+  bcs done             ; a king move (C = 1): make it
+  jsr move_on_board
+  lda piece_sq+own
+  sta ksq
+  ldy qs_from
+  jsr lcore
+  bcs back             ; illegal
+  lda piece_sq+enemy
+  beq back             ; (C = 0)
+  sta ksq
+  REL_PTR relg
+  ldy qs_from
+  jsr gcore
+back:
+  jmp put_back
+enemy_hit:
+  jsr move_on_board
+  ldy qs_from
+  jsr gcore
+  jmp put_back
+.endmacro
 
 ;;
 ; Before a quiet move is made: is it legal and not a check?  For ab_node's
@@ -524,164 +687,108 @@ qs_chk  = local+10     ; eng_chk, kept
 ;   the mover is not the king, the move is legal and it gives no check.
 ;   The position (and eng_chk) is as before.
 ; Most moves touch neither king: `from` and `to` off the mover's king's
-; lines and `from` not its diagonal neighbour (then it is legal, as in
+; rays and `from` not its diagonal neighbour (then it is legal, as in
 ; eng_is_legal's fast path, and not a king move), and the same for the enemy
 ; king, whose horse squares the mover (if a horse) does not reach with the
 ; leg empty (then it gives no check, as in eng_gives_check; `from` is not
 ; that leg, so the leg reads the same before the move as after it; a pawn's
-; checking squares are on the king's lines).  Otherwise the piece is moved
+; checking squares are on the king's rays).  Otherwise the piece is moved
 ; on the board alone (piece lists, score, key untouched: the tests read only
-; the board, code_kind and the kings' squares) and the tests of
-; eng_is_legal's and eng_gives_check's fast paths run from their `ft`
-; entries; then the board is put back.
-; Uses local+0..10.  Clobbers A, X, Y.
-; Cycles: 221 on average when the move touches neither king, 488 when it
-;   does, 865 at most (middlegames, bench/rom_bench.py), against about 790
-;   for eng_make + eng_is_legal + eng_gives_check + eng_unmake.
+; the board, code_kind and the kings' squares) and the cores of
+; eng_is_legal's fast path (when the mover's king is touched) and of
+; eng_gives_check run; then the board is put back.
+; Uses local+0..9.  Clobbers A, X, Y.
+; Cycles: 122 on average when the move touches neither king, 369 when it
+;   does, 609 at most (middlegames, bench/rom_bench.py); 249 on average in a
+;   Master search (bench.rom_profile, positions 2-3), against about 790 for
+;   eng_make + eng_is_legal + eng_gives_check + eng_unmake.
 .proc eng_quiet_safe
   lda ms_to,y
-  sta qs_to
-  tax
-  lda sq_file,x
-  sta qs_tf
-  lda sq_rank,x
-  sta qs_tr
-  ldx ms_from,y
-  stx qs_from
-  lda sq_file,x
-  sta qs_ff
-  lda sq_rank,x
-  sta qs_fr
+  sta fl_to
+  lda ms_from,y
+  sta qs_from
   lda eng_side
-  bne black
-  ldy piece_sq+16      ; the enemy king
-  ldx piece_sq+0       ; the mover's king
-  jmp kings
+  beq red
+  jmp black
+red:
+  QUIET_SAFE 0, 16, red_moved_fast::core, black_gives_check::core
 black:
-  ldy piece_sq+0
-  ldx piece_sq+16
-kings:
-  sty qs_ek
-  stx qs_ok
-  jsr near_king
-  bcs exact
-  ldx qs_ek
-  jsr near_king
-  bcs exact
-  ldx qs_from          ; the mover as a horse giving check from `to`
-  ldy board,x
-  lda code_kind-CODE_BASE,y
-  cmp #KIND_HORSE
-  bne safe
-  lda qs_to
-  sec
-  sbc qs_ek
-  clc
-  adc #KING_REL_REACH
-  cmp #2*KING_REL_REACH+1
-  bcs safe
-  tax
-  lda king_rel,x
-  cmp #2
-  bcc safe             ; 0: not near, 1: a diagonal neighbour
-  adc qs_ek            ; C = 1: the leg + 1
-  tax
-  lda board-1,x
-  bne safe             ; the leg is blocked
-  sec                  ; a check
-  rts
-safe:
-  clc
-  rts
-exact:                 ; a king's line or diagonal neighbour: test the move
+  QUIET_SAFE 16, 0, black_moved_fast::core, red_gives_check::core
+.endproc
+
+;; eng_quiet_safe: the mover from qs_from to fl_to on the board alone, and
+;; eng_chk saved (eng_gives_check's core sets it).
+.proc move_on_board
+  lda eng_chk
+  sta qs_chk
   ldx qs_from
-  cpx qs_ok
-  beq done             ; a king move (C = 1): make it
-  lda board,x          ; the mover to `to`, on the board only
-  ldy qs_to
-  sty fl_to
+  lda board,x
+  ldy fl_to
   sta board,y
   lda #SQ_EMPTY
   sta board,x
-  lda eng_chk
-  sta qs_chk
-  ldy qs_from
-  lda eng_side
-  bne black_moves
-  jsr red_moved_fast::ft
-  bcs put_back         ; illegal
-  ldy qs_from
-  jsr black_gives_check::ft
-  jmp put_back
-black_moves:
-  jsr black_moved_fast::ft
-  bcs put_back         ; illegal
-  ldy qs_from
-  jsr eng_gives_check::red_ft
-put_back:              ; C = the answer
+  rts
+.endproc
+
+;; eng_quiet_safe: back to the position before move_on_board; C kept.
+.proc put_back
   lda qs_chk
   sta eng_chk
-  ldx qs_to
+  ldx fl_to
   lda board,x
   ldy qs_from
   sta board,y
   lda #SQ_EMPTY
   sta board,x
-done:
   rts
 .endproc
 
-;;
-; For eng_quiet_safe: C = 1 when the king on square X (0: none) has `from`
-; or `to` (qs_ff/qs_fr, qs_tf/qs_tr) on its file or rank, or `from` as a
-; diagonal neighbour.  Clobbers A, X.  32-48 cycles.
-.proc near_king
-  lda sq_file,x
-  cmp qs_ff
-  beq yes
-  cmp qs_tf
-  beq yes
-  lda sq_rank,x
-  cmp qs_fr
-  beq yes
-  cmp qs_tr
-  beq yes
-  txa                  ; from - king
-  eor #$FF
-  sec
-  adc qs_from
-  clc
-  adc #KING_REL_REACH
-  cmp #2*KING_REL_REACH+1
-  bcs far
-  tax
-  lda king_rel,x
-  lsr a                ; C = bit 0: a diagonal neighbour
-  rts
-far:
-  clc
-yes:                   ; C = 1 from the equal compare
-  rts
-.endproc
+;; One rel code (above): d = square - king square.
+.macro REL_BYTE d
+  .if (d) = 0
+  .byte REL_SELF
+  .elseif (d) .mod UP = 0          ; the file
+  .byte REL_RAY + ((d) < 0) * RAY_DOWN + ((d) = UP || (d) = DOWN) * REL_ADJ
+  .elseif (d) >= -5 && (d) <= 5    ; the rank
+  .byte REL_RAY + RAY_RIGHT + ((d) < 0) * (RAY_LEFT - RAY_RIGHT) + ((d) = RIGHT || (d) = LEFT) * REL_ADJ
+  .elseif (d) = UP + RIGHT
+  .byte REL_DIAG + DIAG_UR
+  .elseif (d) = UP + LEFT
+  .byte REL_DIAG + DIAG_UL
+  .elseif (d) = DOWN + RIGHT
+  .byte REL_DIAG + DIAG_DR
+  .elseif (d) = DOWN + LEFT
+  .byte REL_DIAG + DIAG_DL
+  .elseif (d) = 2 * UP + RIGHT || (d) = UP + 2 * RIGHT
+  .byte REL_LEG + UP + RIGHT
+  .elseif (d) = 2 * UP + LEFT || (d) = UP + 2 * LEFT
+  .byte REL_LEG + UP + LEFT
+  .elseif (d) = 2 * DOWN + RIGHT || (d) = DOWN + 2 * RIGHT
+  .byte REL_LEG + DOWN + RIGHT
+  .elseif (d) = 2 * DOWN + LEFT || (d) = DOWN + 2 * LEFT
+  .byte REL_LEG + DOWN + LEFT
+  .else
+  .byte 0
+  .endif
+.endmacro
 
 .segment "RODATA"
-; king_rel[d + KING_REL_REACH] for d = square - king square, |d| <= 23:
-; 1 for the four diagonal neighbours, the leg offset (even) for the eight
-; squares a horse attacks the king from, else 0.
-king_rel:
-  .byte $F4, $00, $F6, $00, $00, $00, $00, $00, $00, $00, $F4, $01   ; -23..-12
-  .byte $00, $01, $F6, $00, $00, $00, $00, $00, $00, $00, $00, $00   ; -11..0
-  .byte $00, $00, $00, $00, $00, $00, $00, $00, $0A, $01, $00, $01   ; 1..12
-  .byte $0C, $00, $00, $00, $00, $00, $00, $00, $0A, $00, $0C        ; 13..23
-.assert * - king_rel = 2 * KING_REL_REACH + 1, error, "king_rel covers -23..23"
+; rel_mid[d] for d = square - king square, -REL_REACH..REL_REACH: the rel
+; codes above (0: none of them).
+rel_tab:
+.repeat 2 * REL_REACH + 1, i
+  REL_BYTE (i - REL_REACH)
+.endrep
+.assert * - rel_tab = 2 * REL_REACH + 1, error, "rel_tab covers -REL_REACH..REL_REACH"
+rel_mid = rel_tab + REL_REACH
 .segment "CODE"
 
 .proc in_check_red
-  IN_CHECK 0, ::BLACK_TAG, ::UP, 8 + KIND_HORSE, 8 + KIND_PAWN
+  IN_CHECK 0, 16, ::BLACK_TAG, ::UP, 8 + KIND_PAWN, red_ray
 .endproc
 
 .proc in_check_black
-  IN_CHECK 16, ::RED_TAG, ::DOWN, KIND_HORSE, KIND_PAWN
+  IN_CHECK 16, 0, ::RED_TAG, ::DOWN, KIND_PAWN, black_ray
 .endproc
 
 ; ---- could a side move to a square?  (eng_attacked)

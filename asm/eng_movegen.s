@@ -23,6 +23,15 @@
 
 gen_from = local+0     ; square of the slider being generated
 ; (gen_slow_slider also uses local+2..5)
+; The search's move keys (reference _gen_key), written as the moves are
+; pushed: KEY_QUIET = 0 for a quiet move, mvv_lva[victim * 8 + attacker]
+; for a capture, and the first entry with the highest key so far (the
+; search's first pick: score_moves reads gen_bi).
+gk_t     = local+1     ; gk_step: the target's offset
+gk_k     = local+6     ; the capturer's kind
+gk_y     = local+7     ; gk_step: Y kept
+gen_best = local+8     ; the best key so far + 1 (1: none yet)
+gen_bi   = local+9     ; its entry (the list's first entry when no capture)
 
 ; ---------------------------------------------------------------- macros
 ; Each push checks the capacity first: a list that does not fit makes the
@@ -35,13 +44,17 @@ gen_from = local+0     ; square of the slider being generated
 
 SLIDER_MOVES = 17      ; 9 squares of its file + 8 of its rank
 
-;; push (gen_from, Y); Y unchanged.  22 cycles.
-.macro ADD_Y
+;; push (gen_from, Y); Y unchanged.  22 cycles; quiet = 1: a quiet move,
+;; key 0 (A = 0 on entry), 27 cycles.
+.macro ADD_Y quiet
   .local ok
   cpx #MOVE_STACK_ENTRIES
   bcc ok
   jmp gen_overflow
 ok:
+  .ifnblank quiet
+  sta ms_key,x         ; KEY_QUIET
+  .endif
   tya
   sta ms_to,x
   lda gen_from
@@ -59,13 +72,15 @@ ok:
   inx
 .endmacro
 
-;; push (Y, Y + t) with Y = the piece's square; Y unchanged.  21 cycles.
+;; push (Y, Y + t) with Y = the piece's square, a quiet move: key 0 (A = 0
+;; on entry: the target's content); Y unchanged, Z = 0.  26 cycles.
 .macro ADD_TO t
   .local ok
   cpx #MOVE_STACK_ENTRIES
   bcc ok
   jmp gen_overflow
 ok:                    ; C = 0 from the cpx
+  sta ms_key,x         ; KEY_QUIET
   tya
   sta ms_from,x
   adc #<(t)
@@ -73,16 +88,40 @@ ok:                    ; C = 0 from the cpx
   inx
 .endmacro
 
+;; push (Y, Y + t), a capture by a piece of kind `kind`, with its key (by
+;; a subroutine: gk_step); Y unchanged, Z = 0.  About 85 cycles.
+.macro CAP_TO t, kind
+  lda #<(t)
+  .if kind = ::KIND_KING
+  jsr gk_step_king
+  .elseif kind = ::KIND_ADVISOR
+  jsr gk_step_advisor
+  .elseif kind = ::KIND_ELEPHANT
+  jsr gk_step_elephant
+  .elseif kind = ::KIND_HORSE
+  jsr gk_step_horse
+  .else
+  jsr gk_step_pawn
+  .endif
+.endmacro
+
 ;; one target at offset t: all = empty or enemy, cap = enemy only.
-.macro STEP t, own, cap
-  .local skip
+.macro STEP t, own, cap, kind
+  .local skip, empty
   lda board+(t),y
   .if cap
   beq skip
+  .else
+  beq empty
   .endif
   and #own             ; own piece or off the board ($FF): skip
   bne skip
+  CAP_TO t, kind
+  .if !cap
+  bne skip             ; always
+empty:
   ADD_TO t
+  .endif
 skip:
 .endmacro
 
@@ -104,6 +143,7 @@ loop:
   ADD_Y
   .else
   bne stop
+  sta ms_key,x         ; KEY_QUIET (A = 0)
   PUSH_Y               ; keeps C for STEP_SCAN
   bne loop             ; always taken
 stop:
@@ -111,6 +151,7 @@ stop:
   bne done
   PUSH_Y
   .endif
+  jsr gk_slide_rook    ; its key
 done:
 .endmacro
 
@@ -128,6 +169,7 @@ loop:
   beq loop
   .else
   bne screen
+  sta ms_key,x         ; KEY_QUIET (A = 0)
   PUSH_Y               ; keeps C for STEP_SCAN
   bne loop             ; always taken
   .endif
@@ -148,14 +190,15 @@ behind:
   .else
   PUSH_Y
   .endif
+  jsr gk_slide_cannon  ; its key
 done:
 .endmacro
 
 ;; king / advisor step inside the own palace.  Quiet mode tests the palace
 ;; first (most targets of an advisor are outside it), capture mode the
 ;; board first (most targets are empty).
-.macro PALACE_STEP d, own, pal, cap
-  .local skip
+.macro PALACE_STEP d, own, pal, cap, kind
+  .local skip, empty
   .if cap
   lda board+(d),y
   beq skip
@@ -169,16 +212,22 @@ done:
   and #pal
   beq skip
   lda board+(d),y
+  beq empty
   and #own
   bne skip
   .endif
+  CAP_TO d, kind
+  .if !cap
+  bne skip             ; always
+empty:
   ADD_TO d
+  .endif
 skip:
 .endmacro
 
 ;; elephant: eye empty, target on the own half.
 .macro ELEPHANT_STEP d, own, half, cap
-  .local skip
+  .local skip, empty
   lda board+(d),y
   bne skip
   .if cap
@@ -194,10 +243,16 @@ skip:
   and #half
   beq skip
   lda board+2*(d),y
+  beq empty
   and #own
   bne skip
   .endif
+  CAP_TO 2*(d), ::KIND_ELEPHANT
+  .if !cap
+  bne skip             ; always
+empty:
   ADD_TO 2*(d)
+  .endif
 skip:
 .endmacro
 
@@ -206,26 +261,26 @@ skip:
   .local skip
   lda board+(leg),y
   bne skip
-  STEP t1, own, cap
-  STEP t2, own, cap
+  STEP t1, own, cap, ::KIND_HORSE
+  STEP t2, own, cap, ::KIND_HORSE
 skip:
 .endmacro
 
 ;; The generators: called by SLOT_CALLS (jsr) with Y = the piece's square
 ;; and X = the next free entry; they return (rts) with X advanced.
 .macro GEN_KING own, pal, cap
-  PALACE_STEP ::UP, own, pal, cap
-  PALACE_STEP ::DOWN, own, pal, cap
-  PALACE_STEP ::LEFT, own, pal, cap
-  PALACE_STEP ::RIGHT, own, pal, cap
+  PALACE_STEP ::UP, own, pal, cap, ::KIND_KING
+  PALACE_STEP ::DOWN, own, pal, cap, ::KIND_KING
+  PALACE_STEP ::LEFT, own, pal, cap, ::KIND_KING
+  PALACE_STEP ::RIGHT, own, pal, cap, ::KIND_KING
   rts
 .endmacro
 
 .macro GEN_ADVISOR own, pal, cap
-  PALACE_STEP ::UP+::RIGHT, own, pal, cap
-  PALACE_STEP ::UP+::LEFT, own, pal, cap
-  PALACE_STEP ::DOWN+::RIGHT, own, pal, cap
-  PALACE_STEP ::DOWN+::LEFT, own, pal, cap
+  PALACE_STEP ::UP+::RIGHT, own, pal, cap, ::KIND_ADVISOR
+  PALACE_STEP ::UP+::LEFT, own, pal, cap, ::KIND_ADVISOR
+  PALACE_STEP ::DOWN+::RIGHT, own, pal, cap, ::KIND_ADVISOR
+  PALACE_STEP ::DOWN+::LEFT, own, pal, cap, ::KIND_ADVISOR
   rts
 .endmacro
 
@@ -276,12 +331,12 @@ skip:
 
 .macro GEN_PAWN own, fwd, half, cap
   .local done
-  STEP fwd, own, cap
+  STEP fwd, own, cap, ::KIND_PAWN
   lda sq_flags,y
   and #half            ; still on the own half: forward only
   bne done
-  STEP ::LEFT, own, cap
-  STEP ::RIGHT, own, cap
+  STEP ::LEFT, own, cap, ::KIND_PAWN
+  STEP ::RIGHT, own, cap, ::KIND_PAWN
 done:
   rts
 .endmacro
@@ -333,6 +388,9 @@ skip:
   .local no_palace, no_elephant
   .assert SLOT_KING = 0 && SLOT_ADVISOR = 1 && SLOT_ELEPHANT = 3 && SLOT_HORSE = 5 && SLOT_ROOK = 7 && SLOT_CANNON = 9 && SLOT_PAWN = 11 && SLOTS_PAWN = 5, error, "the slot layout changed: update SLOT_CALLS"
   ldx ms_top
+  stx gen_bi           ; no capture yet: the first entry
+  lda #1
+  sta gen_best
   .if cap
   OR_SQUARES first, 3, 0, 4, 0, 5, 0, 3, 1, 4, 1, 5, 1, 3, 2, 4, 2, 5, 2
   .if first
@@ -380,14 +438,18 @@ no_elephant:
 ; Generates every pseudo-legal move of the side to move onto the move
 ; stack, in the reference's order (slots 0..15, SLOT_CALLS).
 ; Input: the position; ms_top = first free entry.
-; Output: C = 0: the moves are ms_from/ms_to[old ms_top .. new ms_top-1]
-;   (ms_key is not written).  C = 1: they do not fit the MOVE_STACK_ENTRIES
-;   entries; ms_top is unchanged (the entries above it are garbage).
-; Uses local+0..5 and 2 bytes of hardware stack.  Clobbers A, X, Y.
-; Cycles: about 2,140 for a middlegame position with 38.5 moves, 55.6 per
+; Output: C = 0: the moves are ms_from/ms_to[old ms_top .. new ms_top-1],
+;   their search keys in ms_key (KEY_QUIET = 0, or mvv_lva for a capture)
+;   and in gen_bi (local+9) the first entry with the highest key (the old
+;   ms_top when there is no capture): score_moves' first pick.  C = 1: they
+;   do not fit the MOVE_STACK_ENTRIES entries; ms_top is unchanged (the
+;   entries above it are garbage).
+; Uses local+0..9 and 4 bytes of hardware stack.  Clobbers A, X, Y.
+; Cycles: about 2,440 for a middlegame position with 38.5 moves, 63.5 per
 ;   generated move (bench/rom_bench.py): 17 per live piece for its call
-;   (SLOT_CALL), 6 per empty slot, 17-22 per push, 9-13 per empty square a
-;   slider passes.
+;   (SLOT_CALL), 6 per empty slot, 22-27 per quiet push (key included),
+;   about 40 (a rook or cannon) or 85 (the others) per capture (gk_slide_*,
+;   gk_step), 9-13 per empty square a slider passes.
 .proc eng_gen
   lda eng_side
   beq gen_slots_red    ; (just below)
@@ -404,8 +466,9 @@ no_elephant:
 
 ;;
 ; As eng_gen, captures only (the quiescence search's moves), same order and
-; the same contract (a list that does not fit: C = 1, ms_top unchanged).
-; Cycles: about 1,140 per middlegame position (2.5 captures;
+; the same contract (keys and gen_bi; a list that does not fit: C = 1,
+; ms_top unchanged).
+; Cycles: about 1,270 per middlegame position (2.5 captures;
 ;   bench/rom_bench.py): the rays of the rooks and cannons cost most.
 .proc eng_gen_captures
   lda eng_side
@@ -429,6 +492,103 @@ no_elephant:
   pla
   sec
   rts
+.endproc
+
+;; A capture pushed by gk_step did not fit: as gen_overflow, one return
+;; address deeper.
+.proc gk_overflow
+  pla
+  pla
+  jmp gen_overflow
+.endproc
+
+;;
+; A capture by a king, advisor, elephant, horse or pawn (CAP_TO): pushes
+; (Y, Y + A) with its key mvv_lva[victim kind * 8 + that kind] and keeps
+; the first entry with the highest key in gen_bi (gen_best: that key + 1).
+; Input: A = the target's offset, Y = the piece's square, X = the next free
+;   entry (the capacity is checked here).
+; Output: X + 1; Y kept, Z = 0.  Uses local+1, 6..9.
+; Cycles: about 85 with the caller's lda/jsr (Master search, bench.rom_profile).
+.proc gk_step_king
+  sta gk_t
+  lda #KIND_KING
+  bne gk_step          ; always
+.endproc
+.proc gk_step_advisor
+  sta gk_t
+  lda #KIND_ADVISOR
+  bne gk_step          ; always
+.endproc
+.proc gk_step_elephant
+  sta gk_t
+  lda #KIND_ELEPHANT
+  bne gk_step          ; always
+.endproc
+.proc gk_step_pawn
+  sta gk_t
+  lda #KIND_PAWN
+  bne gk_step          ; always
+.endproc
+.proc gk_step_horse
+  sta gk_t
+  lda #KIND_HORSE
+.endproc
+.proc gk_step
+  sta gk_k
+  cpx #MOVE_STACK_ENTRIES
+  bcs gk_overflow
+  tya                  ; C = 0 from the cpx
+  sta ms_from,x
+  adc gk_t
+  sta ms_to,x
+  sty gk_y
+  tay
+  lda board,y          ; the victim
+  tay
+  lda code_k8-CODE_BASE,y
+  ora gk_k
+  tay
+  lda mvv_lva,y
+  sta ms_key,x
+  cmp gen_best
+  bcc :+               ; not above the best so far
+  adc #0               ; C = 1: key + 1
+  sta gen_best
+  stx gen_bi
+: inx
+  ldy gk_y             ; Z = 0: a square
+  rts
+.endproc
+
+;; The key of a capture by a piece of kind `kind` just pushed (entry X - 1,
+;; its target Y), as gk_step's.
+.macro GK_SLIDE kind
+  lda board,y          ; the victim
+  tay
+  lda code_k8-CODE_BASE,y
+  tay
+  lda mvv_lva+kind,y
+  sta ms_key-1,x
+  cmp gen_best
+  bcc :+               ; not above the best so far
+  adc #0               ; C = 1: key + 1
+  sta gen_best
+  dex
+  stx gen_bi
+  inx
+: rts
+.endmacro
+
+;;
+; The key of a rook's / a cannon's capture just pushed (entry X - 1, its
+; target Y), as gk_step.  Clobbers A, Y.  Uses local+8..9.
+; Cycles: 36 with the jsr, 42 on average with the new bests (Master search).
+.proc gk_slide_rook
+  GK_SLIDE KIND_ROOK
+.endproc
+.proc gk_slide_cannon
+  GK_SLIDE KIND_CANNON
 .endproc
 
 ;;
@@ -458,7 +618,7 @@ step:
   tay
   lda board,y
   bne hit
-  ADD_Y
+  ADD_Y 1
   jmp step
 hit:
   bit ss_can
@@ -476,6 +636,11 @@ target:
   and ss_own           ; own piece or off the board: no move
   bne next_dir
   ADD_Y
+  bit ss_can
+  bmi :+
+  jsr gk_slide_rook    ; its key
+  jmp next_dir
+: jsr gk_slide_cannon
 next_dir:
   ldy ss_dir
   iny
@@ -592,5 +757,17 @@ next_dir:
 .endproc
 
 .segment "RODATA"
+; code_k8[code - CODE_BASE]: the kind of a piece's code * 8 (mvv_lva's row)
+code_k8:
+  .repeat 2
+  .res SLOTS_KING, KIND_KING * 8
+  .res SLOTS_ADVISOR, KIND_ADVISOR * 8
+  .res SLOTS_ELEPHANT, KIND_ELEPHANT * 8
+  .res SLOTS_HORSE, KIND_HORSE * 8
+  .res SLOTS_ROOK, KIND_ROOK * 8
+  .res SLOTS_CANNON, KIND_CANNON * 8
+  .res SLOTS_PAWN, KIND_PAWN * 8
+  .endrepeat
+.assert * - code_k8 = 32, error, "code_k8: 32 codes"
 slide_dirs:            ; gen_slow_slider's rays, in the generators' order
   .byte <UP, <DOWN, <LEFT, <RIGHT

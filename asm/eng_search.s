@@ -889,86 +889,31 @@ s_scored:
 ; (reference _gen_key): 255 for the PV move (pvf/pvt; pvf = 0: none),
 ; MVV-LVA for captures (138..207, mvv_lva), and KEY_QUIET = 0 for every
 ; quiet move: score_quiets keys those only when a pick first finds no
-; capture and no PV move left (NEXT_PICK).  Also finds the first entry with
-; the highest key (bi): the first pick (the list's first entry when it has
-; no capture and no PV move).
-; The list ends at a sentinel to square 0 written at entry end: board[0] is
-; off the board, $FF, the only square content with bit 7 set, so a quiet
-; move costs no end test (4 per unrolled pass).  When end =
-; MOVE_STACK_ENTRIES, ms_to[end] is ms_key[0], which is saved and restored
-; (such a list starts above entry 0: the root's list starts there and a
-; position has far fewer than MOVE_STACK_ENTRIES moves).  The PV move (only
-; at nodes on the previous PV) is found by a separate scan afterwards.
-; Input: X = ply, pvf/pvt.  Output: bi.
-; Uses local+0..2, 12..13.  Clobbers A, X, Y.
-; Cycles: about 19 per quiet move, about 65 per capture, about 50 per call
-;   besides (plus, at a PV node, about 18 per entry up to the PV move); 379
-;   per call on average (bench.rom_profile, Master, 3 positions).
+; capture and no PV move left (NEXT_PICK).  Also the first entry with the
+; highest key (bi): the first pick (the list's first entry when it has no
+; capture and no PV move).
+; eng_gen / eng_gen_captures write the quiet and capture keys as they push
+; the moves and leave the first entry with the highest of them in gen_bi
+; (asm/eng_movegen.s); here only the PV move (only at nodes on the previous
+; PV) is looked for.  Must follow the list's generation (only pvf/pvt may
+; be written in between).
+; Input: X = ply, pvf/pvt, gen_bi.  Output: bi.
+; Uses local+0, 13.  Clobbers A, X, Y.
+; Cycles: 15 without a PV move; at a PV node about 30 plus 18 per entry up
+;   to the PV move.
 .proc score_moves
-vk     = local+2       ; the victim's kind * 8
-sm_first = local+12    ; the list's first entry
+gen_bi = local+9       ; eng_gen's best capture (asm/eng_movegen.s)
 sm_end = local+13      ; the list's end
-  lda ply_first,x
+  lda gen_bi
   sta bi
-  sta sm_first
-  ldy ply_first+1,x
-  sty sm_end
-  cmp sm_end
-  bcc :+
-  rts                  ; an empty list
-: cpy #MOVE_STACK_ENTRIES
-  bcc fits
-  lda ms_to+MOVE_STACK_ENTRIES   ; ms_to[end] is not ours: keep it
-  pha
-  lda #0
-  sta ms_to+MOVE_STACK_ENTRIES
-  jsr list
-  pla
-  sta ms_to+MOVE_STACK_ENTRIES
-  rts
-fits:
-  lda #0
-  sta ms_to,y          ; the sentinel: square 0, off the board
-list:
-  lda #1
-  sta bk               ; best key 0 (+ 1): the first entry so far
-  ldx bi
-loop:
-  .repeat 4
-  ldy ms_to,x
-  lda board,y
-  bne capture
-  sta ms_key,x         ; KEY_QUIET (A = 0: an empty square)
-  inx
-  .endrepeat
-  jmp loop
-capture:               ; A = the victim's code, or $FF: the sentinel
-  bmi pv
-  tay
-  lda code_kind-CODE_BASE,y
-  asl a
-  asl a
-  asl a
-  sta vk
-  ldy ms_from,x
-  lda board,y
-  tay
-  lda code_kind-CODE_BASE,y
-  ora vk
-  tay
-  lda mvv_lva,y
-  sta ms_key,x
-  cmp bk               ; higher than the best so far (keys here are < $FF)
-  bcc :+
-  adc #0               ; C = 1: key + 1
-  sta bk
-  stx bi
-: inx
-  jmp loop
-pv:                    ; the list is keyed: now the PV move, if any
   lda pvf
   beq done
-  ldx sm_first
+  ldy ply_first+1,x
+  sty sm_end
+  lda ply_first,x
+  tax
+  cpx sm_end
+  bcs done             ; an empty list
 pv_loop:
   lda ms_from,x
   cmp pvf
