@@ -86,19 +86,30 @@ done:
   sta rv+1
 .endmacro
 
+;; dst (2 bytes) = beta of the node at ply X >= 1: -alpha(X - 1).
+;; Clobbers A.
+.macro BETA_P dst
+  sec
+  lda #0
+  sbc s_alpha_lo-1,x
+  sta dst
+  lda #0
+  sbc s_alpha_hi-1,x
+  sta dst+1
+.endmacro
+
+;; tb = beta of the node at ply X >= 1.  Clobbers A.
+.macro LOAD_BETA_P
+  BETA_P tb
+.endmacro
+
 ;; tb = beta of the node at ply X (INF at ply 0, else -alpha(X - 1)).
 ;; Clobbers A.
 .macro LOAD_BETA
   .local root, done
   cpx #0
   beq root
-  sec
-  lda #0
-  sbc s_alpha_lo-1,x
-  sta tb
-  lda #0
-  sbc s_alpha_hi-1,x
-  sta tb+1
+  LOAD_BETA_P
   jmp done
 root:
   lda #<INF_SCORE
@@ -136,13 +147,7 @@ done:
 
 ;; rv = beta of the node at ply X >= 1 (-alpha(X - 1)).  Clobbers A.
 .macro RV_BETA_P
-  sec
-  lda #0
-  sbc s_alpha_lo-1,x
-  sta rv
-  lda #0
-  sbc s_alpha_hi-1,x
-  sta rv+1
+  BETA_P rv
 .endmacro
 
 ;; Counts a node inline (reference _count_node): jumps to `abort` (which
@@ -1885,13 +1890,7 @@ leaf:
 entered:               ; from ab_node: X = eng_ply, ms_top set, qply 0 < qdepth
   lda s_flags,x
   bmi generate         ; in check: no stand pat
-  sec                  ; tb = beta = -alpha(ply - 1)
-  lda #0
-  sbc s_alpha_lo-1,x
-  sta tb
-  lda #0
-  sbc s_alpha_hi-1,x
-  sta tb+1
+  LOAD_BETA_P          ; tb = beta
   jsr search_eval_ge   ; C = 0: stand >= beta (maybe settled by a bound)
   ldx eng_ply
   bcs :+               ; stand < beta, in rv
