@@ -368,7 +368,7 @@ hist_row_hi:
 ;   (including the caller's return address; the lowest S after a JSR, PHA
 ;   or PHP over the 12 suite positions at Master is $DB, entered at $FD).
 ; Clobbers A, X, Y.
-; Cycles: 3,300-4,200 per node on average by level (bench/rom_search_bench.py,
+; Cycles: 3,000-3,700 per node on average by level (bench/rom_search_bench.py,
 ;   results in bench/results/rom_search_bench.md).
 .proc eng_search
   sta s_level
