@@ -1,10 +1,11 @@
-"""The ROM's move keys and picks (asm/eng_search.s: score_moves, score_quiets,
-pick) equal the reference's lazy quiet keys (Searcher._gen_key, _quiet_key,
-_scan; docs/ENGINE.md "Move ordering keys") routine by routine, on lists
-placed anywhere in the move stack.  A list that ends at the last entry
-(MOVE_STACK_ENTRIES) is the case the searches rarely reach: each routine's
-sentinel then borrows the byte after its array (ms_to[0], ms_key[0],
-history[0]), which must come back unchanged.
+"""The ROM's move keys and picks equal the reference's lazy quiet keys
+(Searcher._gen_key, _quiet_key, _scan; docs/ENGINE.md "Move ordering keys")
+routine by routine, on lists placed anywhere in the move stack: the keys
+eng_gen writes as it pushes (asm/eng_movegen.s) with score_moves' first pick
+and PV move, then score_quiets and pick (asm/eng_search.s).  A list that ends
+at the last entry (MOVE_STACK_ENTRIES) is the case the searches rarely
+reach: score_quiets' and pick's sentinels then borrow the byte after their
+array, which must come back unchanged (the canaries).
 """
 from __future__ import annotations
 
