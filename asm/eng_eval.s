@@ -341,6 +341,10 @@ knowledge:
   lda eng_score+1
   adc eng_mterm+1
   sta acc+1
+  lda ev_wk_leg,x      ; this set's weights for WEAKNESS
+  sta wleg
+  lda ev_wk_eye,x
+  sta weye
   lda eng_side
   beq red
   sty acc
@@ -351,10 +355,6 @@ knowledge:
   lda ev_tempo_hi,x
   sbc acc+1
   sta acc+1
-  lda ev_wk_leg,x
-  sta wleg
-  lda ev_wk_eye,x
-  sta weye
   jmp black_weakness
 compare:               ; A = acc (lo): C = 1 when e < T
   cmp tlim
@@ -381,10 +381,6 @@ red:
   lda acc+1
   adc ev_tempo_hi,x
   sta acc+1
-  lda ev_wk_leg,x
-  sta wleg
-  lda ev_wk_eye,x
-  sta weye
 red_weakness:          ; A = W(Red): own when Red is to move, else the enemy's
   WEAKNESS 0, 16, FLAG_RED_HALF
   ldx eng_side

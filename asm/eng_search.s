@@ -86,6 +86,27 @@ done:
   sta rv+1
 .endmacro
 
+;; Falls through when the node at ply X >= 1 has a null window (beta -
+;; alpha = 1: the 16-bit alpha + alpha(X - 1) is $FFFF) and |beta| <
+;; MATE_BOUND (-MATE_BOUND < alpha(X - 1) < MATE_BOUND), else branches to
+;; `no` (reverse futility and the null move).  tmp: a scratch byte.
+;; Clobbers A.
+.macro NULL_WINDOW_BOUNDED tmp, no
+  clc
+  lda s_alpha_lo,x
+  adc s_alpha_lo-1,x
+  sta tmp
+  lda s_alpha_hi,x
+  adc s_alpha_hi-1,x
+  and tmp
+  cmp #$FF
+  bne no
+  SLT16 {s_alpha_lo-1,x}, {s_alpha_hi-1,x}, #<MATE_BOUND, #>MATE_BOUND
+  bpl no
+  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo-1,x}, {s_alpha_hi-1,x}
+  bpl no
+.endmacro
+
 ;; dst (2 bytes) = beta of the node at ply X >= 1: -alpha(X - 1).
 ;; Clobbers A.
 .macro BETA_P dst
@@ -1377,20 +1398,7 @@ eval:
   ldy s_u0,x
   cpy #RFP_DEPTH + 1
   bcs go
-  clc                  ; a null window: alpha + alpha(ply - 1) = -1
-  lda s_alpha_lo,x
-  adc s_alpha_lo-1,x
-  sta st
-  lda s_alpha_hi,x
-  adc s_alpha_hi-1,x
-  and st
-  cmp #$FF
-  bne go
-  ; |beta| < MATE_BOUND: -MATE_BOUND < alpha(ply - 1) < MATE_BOUND
-  SLT16 {s_alpha_lo-1,x}, {s_alpha_hi-1,x}, #<MATE_BOUND, #>MATE_BOUND
-  bpl go
-  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo-1,x}, {s_alpha_hi-1,x}
-  bpl go
+  NULL_WINDOW_BOUNDED st, go
   sec                  ; T = beta + margin * depth = margin - alpha(ply - 1)
   lda rfp_margin_lo-1,y
   sbc s_alpha_lo-1,x
@@ -1472,20 +1480,7 @@ main_search:
   lda s_u0,x
   cmp #NULL_MIN_DEPTH
   bcc no_null_j
-  clc                  ; a null window: alpha + alpha(ply - 1) = -1
-  lda s_alpha_lo,x
-  adc s_alpha_lo-1,x
-  sta tb
-  lda s_alpha_hi,x
-  adc s_alpha_hi-1,x
-  and tb
-  cmp #$FF             ; the 16-bit sum is $FFFF
-  bne no_null_j
-  ; |beta| < MATE_BOUND: -MATE_BOUND < alpha(ply - 1) < MATE_BOUND
-  SLT16 {s_alpha_lo-1,x}, {s_alpha_hi-1,x}, #<MATE_BOUND, #>MATE_BOUND
-  bpl no_null_j
-  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo-1,x}, {s_alpha_hi-1,x}
-  bpl no_null_j
+  NULL_WINDOW_BOUNDED tb, no_null_j
   lda undo_from-1,x
   beq no_null_j        ; the previous move was a null move
   lda eng_side         ; the side to move has a rook, horse or cannon

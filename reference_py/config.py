@@ -81,6 +81,18 @@ def _load(path: Path) -> _Node:
         raise ConfigError(path, dup.line, f"duplicate key '{dup.key}'") from None
 
 
+def key_line(path: Path | str, *keys: str) -> int | None:
+    """The line of the value at keys[0] -> keys[1] -> ... in a YAML file, or
+    None when it has no such key: for checks made after loading (the ROM
+    build's) that must still name the line of what they refuse."""
+    node = _load(Path(path))
+    for key in keys:
+        if not isinstance(node.value, dict) or key not in node.value:
+            return None
+        node = node.value[key]
+    return node.line
+
+
 def _get(path: Path, mapping: _Node, key: str) -> _Node:
     if not isinstance(mapping.value, dict):
         raise ConfigError(path, mapping.line, "expected a mapping")

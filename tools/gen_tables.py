@@ -38,7 +38,7 @@ if str(ROOT) not in sys.path:
 
 from reference_py import board as B  # noqa: E402
 from reference_py.position import FIRST_SLOT, KIND_SLOTS  # noqa: E402
-from reference_py.config import CONFIG_DIR as REF_CONFIG_DIR, ConfigError, load_eval, load_levels, load_search  # noqa: E402
+from reference_py.config import CONFIG_DIR as REF_CONFIG_DIR, ConfigError, key_line, load_eval, load_levels, load_search  # noqa: E402
 from reference_py.evaluate import build_tables  # noqa: E402
 from reference_py.zobrist import ZOBRIST, ZOBRIST_SIDE  # noqa: E402
 from reference_py import rules as R  # noqa: E402
@@ -175,11 +175,10 @@ def _check_pruning(yaml_path: Path, pruning) -> None:
     from dataclasses import fields
     from reference_py.config import Pruning
     off = Pruning()
-    lines = Path(yaml_path).read_text().splitlines()
 
     def fail(key: str, why: str) -> None:
-        line = next((i + 1 for i, t in enumerate(lines) if t.strip().startswith(f"{key}:")), None)
-        raise ConfigError(yaml_path, line, f"pruning.{key} = {getattr(pruning, key)}: {why}")
+        raise ConfigError(yaml_path, key_line(yaml_path, "pruning", key),
+                          f"pruning.{key} = {getattr(pruning, key)}: {why}")
 
     for f in fields(Pruning):
         value = getattr(pruning, f.name)
@@ -237,12 +236,9 @@ def eval_abs_bound(cfg, tb) -> int:
 def _check_eval(yaml_path: Path, cfg, set_names: list[str], tables) -> None:
     """eng_eval's assumptions (see weakness_weights): the build stops, naming
     the weight set's line in config/eval.yaml, on a weight it cannot hold."""
-    lines = Path(yaml_path).read_text().splitlines()
 
     def fail(name: str, key: str, why: str) -> None:
-        start = next((i for i, t in enumerate(lines) if t.strip() == f"{name}:"), 0)
-        line = next((i + 1 for i, t in enumerate(lines) if i > start and t.strip().startswith(f"{key}:")), None)
-        raise ConfigError(yaml_path, line, f"sets.{name}.{key}: {why}")
+        raise ConfigError(yaml_path, key_line(yaml_path, "sets", name, key), f"sets.{name}.{key}: {why}")
 
     assert LEGS_PER_HORSE == 4 and EYES_PER_ELEPHANT == 4
     for name, tb in zip(set_names, tables):
