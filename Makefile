@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
 ROM     := rom/xiangqi.nes
-ROM_DEP := $(wildcard asm/*.s asm/*.inc) asm/xiangqi.cfg $(wildcard assets/*.png) \
+ROM_DEP := $(wildcard asm/*.s asm/*.inc asm/*/*.s asm/*/*.inc) asm/xiangqi.cfg $(wildcard assets/*.png) \
            $(wildcard tools/*.py tools/asm/*.py) $(wildcard config/*.yaml) \
            $(wildcard reference_py/*.py)
 

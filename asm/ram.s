@@ -40,7 +40,7 @@
 ; outgrows its area is a link error, so the budget cannot silently overflow.
 
 .include "global.inc"
-.include "eng.inc"
+.include "engine/eng.inc"
 
 .segment "ZEROPAGE"
 local:           .res 16   ; $00-$0F: scratch, see the calling convention

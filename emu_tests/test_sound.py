@@ -22,7 +22,7 @@ from py65.memory import ObservableMemory
 from tools.romengine import cycle_table
 
 ROOT = Path(__file__).resolve().parents[1]
-SOUND_S = ROOT / "asm" / "sound.s"
+SOUND_S = ROOT / "asm" / "system" / "sound.s"
 GLOBAL_INC = ROOT / "asm" / "global.inc"
 
 STOP = 0xFFF0                       # return address + 1 of every call (never run)

@@ -10,10 +10,10 @@ Steps:
      reference_py and config/*.yaml into build/gen/*.inc (a YAML error
      stops the build with its file:line message; nothing is written).
   1. assets/bg.png -> build/bg.chr, assets/sprites.png -> build/sprites.chr
-     (tools/chr.py; asm/chr.s .incbins them into the CHR ROM).
-  2. Assemble and link asm/*.s (sorted by name: the link order) with
+     (tools/chr.py; asm/tiles/chr.s .incbins them into the CHR ROM).
+  2. Assemble and link asm/**/*.s (sorted by path: the link order) with
      asm/xiangqi.cfg.
-       ours: python -m tools.asm asm/*.s -I asm -I build/gen -C asm/xiangqi.cfg -o ROM
+       ours: python -m tools.asm asm/**/*.s -I asm -I build/gen -C asm/xiangqi.cfg -o ROM
              plus rom/xiangqi.mlb, rom/xiangqi.map.json (map), rom/xiangqi.lst
              and the FCEUX label files rom/xiangqi.nes.*.nl
        ca65: ca65 -I asm -I build/gen asm/X.s -o build/X.o for each file, then
@@ -105,7 +105,8 @@ def include_args() -> list[str]:
 
 
 def sources() -> list[Path]:
-    srcs = sorted(ASM_DIR.glob("*.s"))
+    """Every asm/**/*.s, sorted by path: the link order."""
+    srcs = sorted(ASM_DIR.rglob("*.s"))
     if not srcs:
         raise BuildError(f"no sources in {rel(ASM_DIR)}")
     return srcs

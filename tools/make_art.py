@@ -9,8 +9,8 @@ asm files, never the font:
 Writes:
   assets/bg.png           background tiles, 128x128 indexed (256 tiles)
   assets/sprites.png      sprite tiles, 128x128 indexed (256 tiles)
-  asm/board_nametable.s   the empty board screen: 960 tile bytes + 64 attribute bytes
-  asm/title_nametable.s   the title screen (nametable + attributes), RLE-compressed
+  asm/ui/board_nametable.s   the empty board screen: 960 tile bytes + 64 attribute bytes
+  asm/ui/title_nametable.s   the title screen (nametable + attributes), RLE-compressed
   asm/tiles.inc           tile numbers and screen layout constants used by the asm
 
 Colour-index convention (tools/chr.py reads the indexes of the indexed PNGs;
@@ -626,7 +626,7 @@ def write_nametable(nt: bytes) -> None:
         lines.append("  .byte " + ",".join(f"${b:02X}" for b in nt[960 + ay * 8:960 + ay * 8 + 8]))
     lines.append(".assert board_attributes - board_nametable = 960, error, \"nametable size\"")
     lines.append("")
-    (ROOT / "asm" / "board_nametable.s").write_text("\n".join(lines))
+    (ROOT / "asm" / "ui" / "board_nametable.s").write_text("\n".join(lines))
 
 
 def write_title(data: bytes, next_free: int) -> None:
@@ -648,7 +648,7 @@ def write_title(data: bytes, next_free: int) -> None:
     for i in range(0, len(data), 16):
         lines.append("  .byte " + ",".join(f"${b:02X}" for b in data[i:i + 16]))
     lines.append("")
-    (ROOT / "asm" / "title_nametable.s").write_text("\n".join(lines))
+    (ROOT / "asm" / "ui" / "title_nametable.s").write_text("\n".join(lines))
     print(f"make_art.py: title {len(data)} bytes RLE, tiles ${TITLE_ART_BASE:02X}-${next_free - 1:02X}")
 
 

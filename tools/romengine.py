@@ -64,7 +64,7 @@ LOCALS_END = 0x0010               # $00-$0F: LOCAL-16 scratch
 DEFAULT_LIMIT = 2_000_000_000     # cycles per call
 PERFT_LIMIT = 200_000_000_000     # eng_perft: perft 4 of the suite's biggest takes ~4.5e9
 CHUNK = 2048                      # instructions between two cycle-limit checks
-ROM_INPUTS = ["asm/*.s", "asm/*.inc", "asm/*.cfg", "config/*.yaml", "reference_py/*.py",
+ROM_INPUTS = ["asm/**/*.s", "asm/**/*.inc", "asm/*.cfg", "assets/*.png", "config/*.yaml", "reference_py/*.py",
               "tools/gen_tables.py", "tools/asm/*.py", "tools/build_rom.py"]
 
 # The 151 official opcodes (the same set as tools/asm/opcodes.py).

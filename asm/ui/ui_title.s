@@ -14,7 +14,7 @@
 .include "nes.inc"
 .include "global.inc"
 .include "tiles.inc"
-.include "eng.inc"
+.include "engine/eng.inc"
 
 TITLE_ITEMS   = 3
 ATTRACT_UNITS = 150      ; x 8 frames = 1,200 frames = 20 s

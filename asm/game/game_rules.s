@@ -22,8 +22,8 @@
 ; over 64 positions since the last capture is the one case the two can differ.
 
 .include "global.inc"
-.include "eng.inc"
-.include "search.inc"
+.include "engine/eng.inc"
+.include "engine/search.inc"
 
 .segment "CODE"
 

@@ -15,7 +15,7 @@
 .include "nes.inc"
 .include "global.inc"
 .include "tiles.inc"
-.include "eng.inc"
+.include "engine/eng.inc"
 
 drawn = history          ; 90 bytes: piece code per screen square (overlay)
 

@@ -11,7 +11,7 @@
 .include "nes.inc"
 .include "global.inc"
 .include "tiles.inc"
-.include "eng.inc"
+.include "engine/eng.inc"
 
 ; NES colours (2C02 palette numbers)
 COLOR_WOOD      = $27   ; board wood, the universal background colour

@@ -12,7 +12,7 @@
 .include "nes.inc"
 .include "global.inc"
 .include "tiles.inc"
-.include "eng.inc"
+.include "engine/eng.inc"
 
 PAUSE_ITEMS       = 5    ; RESUME, TAKEBACK, HINT, RESIGN, NEW GAME
 ITEM_RESUME       = 0

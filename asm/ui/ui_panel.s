@@ -19,7 +19,7 @@
 .include "nes.inc"
 .include "global.inc"
 .include "tiles.inc"
-.include "eng.inc"
+.include "engine/eng.inc"
 
 ; text ids (ui_text): order of the tables at the end
 T_P1_RED     = 0
