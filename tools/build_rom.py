@@ -19,8 +19,9 @@ Steps:
        ca65: ca65 -I asm -I build/gen asm/X.s -o build/X.o for each file, then
              ld65 -C asm/xiangqi.cfg -o ROM -m build/xiangqi.map
              -Ln build/xiangqi.labels build/*.o
-  3. Check the result is a complete iNES file (16 + 32768 + 8192 bytes, NROM)
-     and print its size and SHA-256.
+  3. Check the result is a complete NES 2.0 file as the cartridge needs it
+     (UxROM: mapper 2, 8 x 16 KiB PRG ROM, no CHR ROM, 8 KiB CHR-RAM, no
+     PRG RAM) and print its size and SHA-256.
 
 Every output goes to a temporary file first and is renamed into place only
 when complete, so a failed build never leaves a partial ROM.  Errors are
@@ -55,7 +56,8 @@ CONFIG = ASM_DIR / "xiangqi.cfg"
 DEFAULT_ROM = ROOT / "rom" / "xiangqi.nes"
 CHR_SOURCES = [("assets/bg.png", "build/bg.chr"),          # pattern table $0000
                ("assets/sprites.png", "build/sprites.chr")]  # pattern table $1000
-INES_SIZE = 16 + 2 * 16384 + 8192
+PRG_BANKS = 8                          # 16 KiB each (asm/xiangqi.cfg, PRG_BANKS in asm/global.inc)
+INES_SIZE = 16 + PRG_BANKS * 16384     # the header, then PRG; CHR is RAM on the board
 
 
 class BuildError(Exception):
@@ -153,11 +155,18 @@ def link_ca65(rom: Path) -> None:
 
 
 def check_rom(rom: Path) -> str:
+    """The ROM's size and header fields the cartridge depends on; its SHA-256."""
     data = rom.read_bytes()
     if len(data) != INES_SIZE or data[:4] != b"NES\x1a":
-        raise BuildError(f"{rel(rom)}: {len(data)} bytes, not a {INES_SIZE}-byte NROM-256 iNES file")
-    if data[4] != 2 or data[5] != 1 or (data[6] >> 4) | (data[7] & 0xF0):
-        raise BuildError(f"{rel(rom)}: header is not mapper 0, 2x16 KiB PRG, 1x8 KiB CHR")
+        raise BuildError(f"{rel(rom)}: {len(data)} bytes, not a {INES_SIZE}-byte NES 2.0 file")
+    mapper = (data[6] >> 4) | (data[7] & 0xF0) | ((data[8] & 0x0F) << 8)
+    want = {"NES 2.0 identifier": (data[7] & 0x0C, 0x08), "mapper": (mapper, 2),
+            "PRG ROM banks": (data[4] | ((data[9] & 0x0F) << 8), PRG_BANKS),
+            "CHR ROM banks": (data[5] | (data[9] & 0xF0), 0), "PRG RAM": (data[10], 0),
+            "CHR-RAM size code": (data[11], 7), "battery": (data[6] & 0x02, 0)}
+    bad = [f"{k} {got} (want {exp})" for k, (got, exp) in want.items() if got != exp]
+    if bad:
+        raise BuildError(f"{rel(rom)}: header is not the UxROM cartridge's: {'; '.join(bad)}")
     return hashlib.sha256(data).hexdigest()
 
 

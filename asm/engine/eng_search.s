@@ -340,7 +340,7 @@ keyed:                 ; A = the best key
 picked:
 .endmacro
 
-.segment "RODATA"
+.segment "ENGINE_DATA"
 ; start of PV row p in pv_from / pv_to
 pv_row:
   .repeat SEARCH_MAX_DEPTH + 1, p
@@ -365,7 +365,7 @@ hist_row_hi:
   .byte >(history+180), >(history+180), >(history+180), >(history+180)
   .byte >(history+180), >(history+0), >(history+90), >(history+180)
 
-.segment "CODE"
+.segment "ENGINE_CODE"
 
 ;;
 ; Searches the position for the side to move (reference Searcher.run()).
@@ -1348,13 +1348,13 @@ FUT_OFF_HI = $7F
 FUT_ON_HI  = $80
 .assert FUT_MARGIN1 < $6000 && FUT_MARGIN2 < $6000, error, "a futility threshold could reach the high byte FUT_OFF_HI"
 
-.segment "RODATA"
+.segment "ENGINE_DATA"
 ; futility margin and reverse-futility margin x depth, for depth 1 and 2
 fut_margin_lo:  .byte <FUT_MARGIN1, <FUT_MARGIN2
 fut_margin_hi:  .byte >FUT_MARGIN1, >FUT_MARGIN2
 rfp_margin_lo:  .byte <RFP_MARGIN, <(2 * RFP_MARGIN)
 rfp_margin_hi:  .byte >RFP_MARGIN, >(2 * RFP_MARGIN)
-.segment "CODE"
+.segment "ENGINE_CODE"
 
 ;;
 ; Forward pruning at a node of the main search, before its null move
