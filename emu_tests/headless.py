@@ -146,9 +146,11 @@ class XServer:
 
     @classmethod
     def xvfb(cls) -> "XServer":
-        """Xvfb (Debian xvfb): 800x600, 24-bit."""
+        """Xvfb (Debian xvfb): 800x600, 24-bit.  It exits by itself when its
+        last client (the emulator) has gone, even if the test process was
+        killed and could not end it (-terminate)."""
         exe = find_program("Xvfb", "xvfb")
-        return cls([exe, "-screen", "0", "800x600x24", "-nolisten", "tcp", "-noreset"], "Xvfb")
+        return cls([exe, "-screen", "0", "800x600x24", "-nolisten", "tcp", "-terminate"], "Xvfb")
 
     @classmethod
     def xorg_dummy(cls) -> "XServer":
