@@ -1,7 +1,8 @@
 """Drive the ROM in FCEUX (Debian's fceux, Qt build) the way nes_harness drives cynes.
 
     with FceuxConsole(rom) as con:            # Xvfb + FCEUX, both ended on exit
-        con.wait_screen(SCREEN_TITLE, 300)
+        con.wait_until(lambda c: c.ram("nmi_count") >= 16, 600, "the title")
+        con.press(A)
         con.play_move("h2e2")                  # every Console method works
 
 FCEUX runs emu_tests/fceux_server.lua (--loadlua), which answers one command
@@ -34,7 +35,7 @@ from emu_tests.nes_harness import ROM, UP, RIGHT, Console, load_labels
 
 LUA_SERVER = Path(__file__).resolve().parent / "fceux_server.lua"
 SCREEN_W, SCREEN_H = 256, 240
-START_TIMEOUT = 60.0        # FCEUX up and the Lua script connected (about 1 s here)
+START_TIMEOUT = 60.0        # FCEUX up and the Lua script connected (0.1-0.3 s here)
 REPLY_TIMEOUT = 20.0        # one command, plus FRAME_TIMEOUT per frame it runs
 FRAME_TIMEOUT = 0.02        # FCEUX runs about 700 frames a second here
 # FCEUX's messages when it cannot load a ROM (fceu.cpp, ines.cpp, unif.cpp):

@@ -35,7 +35,7 @@ from PIL import Image
 from emu_tests.fceux_harness import FceuxConsole
 from emu_tests.frame_compare import palette_mismatch
 from emu_tests.headless import ProgramFailed, ProgramMissing, log_tail, skip_or_fail
-from emu_tests.nes_harness import SCREEN_TITLE, Console
+from emu_tests.nes_harness import SCREEN_TITLE, Console, _save_png
 from emu_tests.nestopia_harness import NestopiaWindow
 from emu_tests.test_game_play import (
     HUMAN_RED, NOVICE, Player, choose_and_start, check_same, computer_reply, human_move,
@@ -113,8 +113,9 @@ def play_opening(con: Console) -> Run:
 
 
 def save(img: Image.Image, name: str) -> Path:
+    """Write a picture to the screenshot folder (temp file + rename)."""
     path = out_dir() / name
-    img.save(path)
+    _save_png(img, path)
     return path
 
 
