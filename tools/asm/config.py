@@ -33,6 +33,7 @@ MAX_OUTPUT_BYTES = 16 * 1024 * 1024
 # ld65's limits for a segment's start/offset and alignment (CfgCheckedConstExpr).
 _MAX_SEG_ADDR = 0x1000000
 _MAX_ALIGN = 0x10000
+_ULONG = (1 << 64) - 1
 
 CfgExpr = tuple  # ("num", v) | ("sym", name, pos) | ("neg", e) | ("bin", op, a, b, pos)
 
@@ -72,6 +73,7 @@ class SegDef:
     define: bool = False
     pos: Pos | None = None
     fillval: int | None = None  # None: the load area's fillval
+    align_load: int = 1  # alignment in a load area that is not the run area
     sections: list[Section] = field(default_factory=list)
     size: int = 0
     load_addr: int = 0
@@ -87,6 +89,7 @@ class Config:
     memory: list[MemArea]
     segments: list[SegDef]
     symbols: dict[str, int]
+    warnings: list[str] = field(default_factory=list)  # ld65's config warnings, "file:line:col: warning: ..."
 
     def area(self, name: str) -> MemArea:
         return next(m for m in self.memory if m.name == name)
@@ -183,7 +186,6 @@ _MEM_ATTRS = ("bank", "define", "file", "fill", "fillval", "size", "start", "typ
 _SEG_ATTRS = ("align", "align_load", "define", "fillval", "load", "offset", "optional", "run",
               "start", "type")
 _SYM_ATTRS = ("addrsize", "type", "value")
-_UNSUPPORTED_SEG_ATTRS = {"align_load": "a separate load alignment"}
 _MEM_TYPES = ("ro", "rw")
 _SEG_TYPES = ("ro", "rw", "bss", "zp")
 _SYM_TYPES = ("export", "import", "weak")
@@ -198,6 +200,7 @@ class _CfgParser:
         self.i = 0
         self.symbols: dict[str, int] = dict(predefined)
         self.area_exprs: dict[str, tuple[CfgExpr, CfgExpr]] = {}  # memory area: (start, size)
+        self.warnings: list[str] = []
 
     # -- tokens
     def peek(self) -> Token:
@@ -347,9 +350,6 @@ class _CfgParser:
 
         def handle(attr: str, p: Pos) -> None:
             where = f"'{attr}' of segment '{name}'"
-            if attr in _UNSUPPORTED_SEG_ATTRS:
-                raise AsmError(f"segment '{name}': '{attr}' ({_UNSUPPORTED_SEG_ATTRS[attr]}) is not "
-                               f"supported by tools.asm", p)
             if attr in ("load", "run"):
                 area, ap = self.ident("memory area name")
                 if area not in areas:
@@ -357,7 +357,7 @@ class _CfgParser:
                 a[attr] = area
             elif attr in ("start", "offset"):
                 a[attr] = self.const(0, _MAX_SEG_ADDR, where)
-            elif attr == "align":
+            elif attr in ("align", "align_load"):
                 a[attr] = self.const(1, _MAX_ALIGN, where)
             elif attr == "fillval":
                 a[attr] = self.const(0, 0xFF, where)
@@ -374,10 +374,15 @@ class _CfgParser:
         if "load" not in a:
             raise AsmError(f"segment '{name}' needs 'load'", pos)
         load = str(a["load"])
-        return SegDef(name, load, str(a.get("run", load)), str(a.get("type", "ro")),
+        run = str(a.get("run", load))
+        if "align_load" in a and run == load:
+            self.warnings.append(f"{pos}: warning: segment '{name}': align_load without separate load "
+                                 f"and run memory areas is ignored")
+            del a["align_load"]
+        return SegDef(name, load, run, str(a.get("type", "ro")),
                       int(a.get("align", 1)), a.get("start"), a.get("offset"),  # type: ignore[arg-type]
                       bool(a.get("optional", False)), bool(a.get("define", False)), pos,
-                      a.get("fillval"))  # type: ignore[arg-type]
+                      a.get("fillval"), int(a.get("align_load", 1)))  # type: ignore[arg-type]
 
     def symbol_entry(self, name: str, pos: Pos) -> None:
         a: dict[str, object] = {}
@@ -451,14 +456,11 @@ class _CfgParser:
         for m in memory:  # ld65 resolves these after reading the whole file
             m.start = self._area_value(m, "start")
             m.size = self._area_value(m, "size")
-        return Config(memory, segments, self.symbols)
+        return Config(memory, segments, self.symbols, self.warnings)
 
     def _area_value(self, m: MemArea, attr: str) -> int:
         node = self.area_exprs[m.name][0 if attr == "start" else 1]
-        v = eval_cfg(node, self._lookup_any)
-        if v < 0:
-            raise AsmError(f"'{attr}' of memory area '{m.name}' is negative ({v})", m.pos)
-        return v
+        return eval_cfg(node, self._lookup_any) & _ULONG  # ld65 keeps them as unsigned long
 
     def _lookup_any(self, name: str, pos: Pos) -> int:
         if name in self.symbols:

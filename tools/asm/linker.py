@@ -170,7 +170,7 @@ def link(objects: list[ObjectFile], config: Config) -> LinkResult:
                     continue  # ld65 ignores empty segments that the config does not list
                 raise AsmError(f"segment '{name}' is not defined in the linker config", sec.pos)
             segs[name].sections.append(sec)
-    messages: list[str] = []
+    messages: list[str] = list(config.warnings)
     for s in config.segments:  # the warnings ld65 gives
         if not s.sections and not s.optional and s.name not in _CA65_DEFAULT_SEGMENTS:
             messages.append(f"{s.pos}: warning: segment '{s.name}' does not exist")
@@ -268,7 +268,7 @@ def _place(config: Config) -> None:
     """Give every segment its run and load address, memory area by memory area (ld65's CfgProcess).
 
     ``align``, ``start`` and ``offset`` apply where the segment runs; in a
-    separate load area the segment simply follows the one before.
+    separate load area only ``align_load`` does.
     """
     for m in config.memory:
         addr = m.start
@@ -287,6 +287,8 @@ def _place(config: Config) -> None:
                                        f"by {addr - target} bytes)", s.pos)
                     addr = target
                 s.run_addr = addr
+            elif s.align_load > 1:  # the load area of a segment that runs elsewhere
+                addr = _align_up(addr, s.align_load)
             if s.load == m.name:
                 s.load_addr = addr
             addr += s.size
