@@ -368,6 +368,14 @@ CFG_CASES = [
     (_M + _S + "SYMBOLS { Q: type=exp, value=1; }\n", False),
     (_M + _S + "SYMBOLS { Q: type=export, value=1, addrsize=huge; }\n", False),
     (_M + _S + "BOGUS { }\n", False),
+    ("MEMORY { M: start=$8000, size=$100, type=ro, bank=1; }\n" + _S, False),  # segments default to rw
+    ("MEMORY { M: start=$8000, size=$100, type=ro, bank=1; }\n"
+     "SEGMENTS { CODE: load=M, type=ro; S2: load=M, type=rw; }\n", False),
+    ("MEMORY { M: start=$8000, size=$100, type=ro, bank=1; R: start=$300, size=$100, file=\"\"; }\n"
+     "SEGMENTS { CODE: load=M, type=ro; S2: load=M, run=R; }\n", True),
+    (_M + "SEGMENTS { CODE: load=M; S2: load=M, align=1, start=$8010; }\n", False),
+    (_M + "SEGMENTS { CODE: load=M; S2: load=M, offset=$10, start=$8010; }\n", False),
+    (_M + "SEGMENTS { CODE: load=M; S2: load=M, offset=$10; }\n", True),
 ]
 
 

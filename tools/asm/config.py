@@ -65,7 +65,7 @@ class SegDef:
     name: str
     load: str
     run: str
-    type: str = "ro"
+    type: str = "rw"
     align: int = 1
     start: int | None = None
     offset: int | None = None
@@ -345,7 +345,7 @@ class _CfgParser:
         raise AsmError(f"'file' of memory area '{name}' must be a string (%O or \"\"), got "
                        f"{_show(k, v)}", p)
 
-    def segment_entry(self, name: str, pos: Pos, areas: set[str]) -> SegDef:
+    def segment_entry(self, name: str, pos: Pos, areas: dict[str, MemArea]) -> SegDef:
         a: dict[str, object] = {}
 
         def handle(attr: str, p: Pos) -> None:
@@ -375,11 +375,22 @@ class _CfgParser:
             raise AsmError(f"segment '{name}' needs 'load'", pos)
         load = str(a["load"])
         run = str(a.get("run", load))
+        kind = str(a.get("type", "rw"))  # ld65's default
+        if kind == "rw" and areas[run].type == "ro":
+            raise AsmError(f"segment '{name}' is read/write (type = rw{'' if 'type' in a else ', the default'})"
+                           f" but runs in the read-only memory area '{run}'", pos)
+        placing = [k for k in ("align", "start", "offset") if k in a]
+        if len(placing) > 1:
+            raise AsmError(f"segment '{name}': only one of align, start and offset may be given "
+                           f"(got {' and '.join(placing)})", pos)
+        if kind in ("bss", "zp") and run != load:
+            self.warnings.append(f"{pos}: warning: segment '{name}' of type {kind} has separate load "
+                                 f"and run memory areas")
         if "align_load" in a and run == load:
             self.warnings.append(f"{pos}: warning: segment '{name}': align_load without separate load "
                                  f"and run memory areas is ignored")
             del a["align_load"]
-        return SegDef(name, load, run, str(a.get("type", "ro")),
+        return SegDef(name, load, run, kind,
                       int(a.get("align", 1)), a.get("start"), a.get("offset"),  # type: ignore[arg-type]
                       bool(a.get("optional", False)), bool(a.get("define", False)), pos,
                       a.get("fillval"), int(a.get("align_load", 1)))  # type: ignore[arg-type]
@@ -447,7 +458,7 @@ class _CfgParser:
                         raise AsmError(f"segment '{name}' is defined twice (first at "
                                        f"{seg_pos[name]})", npos)
                     seg_pos[name] = npos
-                    segments.append(self.segment_entry(name, npos, set(mem_pos)))
+                    segments.append(self.segment_entry(name, npos, {m.name: m for m in memory}))
                 elif sec == "SYMBOLS":
                     self.symbol_entry(name, npos)
                 else:
