@@ -85,6 +85,9 @@ FAR_STUB far_fill, fill_buffer
 FAR_STUB far_sum, sum_buffer
 FAR_STUB far_fill_local, fill_local
 
+;;
+; Reset: stack, bank 0 mapped, then the far routines through their stubs.
+; Never returns.
 .proc reset
     sei
     cld
@@ -108,11 +111,15 @@ forever:
     jmp forever
 .endproc
 
+;;
+; NMI: counts frames in nmis.
 .proc nmi
     inc nmis
     rti
 .endproc
 
+;;
+; IRQ: unused.
 .proc irq
     rti
 .endproc

@@ -1,11 +1,14 @@
-"""The ld65 part: read the config subset, place segments, resolve, write bytes.
+"""The ld65 part: place segments, resolve symbols and ``.bank()``, write bytes.
 
-Placement follows ld65: memory areas are processed in MEMORY order, the
-segments of each area in SEGMENTS order; within a segment the sections of
-the objects are concatenated in command-line order, each one aligned
-relative to the segment start (ld65 computes section padding from the
-segment offset).  Alignment padding, ``.res`` without a fill value and gaps
-between segments are filled with the memory area's ``fillval``.
+The config is read by ``config.py``.  Placement follows ld65: memory areas
+are processed in MEMORY order, the segments of each area in SEGMENTS order;
+within a segment the sections of the objects are concatenated in
+command-line order, each one aligned relative to the segment start (ld65
+computes section padding from the segment offset).  Gaps between segments
+are filled with the memory area's ``fillval``; alignment padding inside a
+segment and ``.res`` without a fill value with the segment's fill byte (its
+``fillval``, else its load area's).  ``.bank(label)`` is the ``bank``
+attribute of the memory area the label's segment runs in.
 """
 from __future__ import annotations
 
