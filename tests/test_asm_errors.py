@@ -80,6 +80,85 @@ CASES = {
                                        r"\(in macro 'm' called at t\.s:8:3\)$"),
     "undefined export": ('.export nothing\n.segment "CODE"\n nop\n', r"t\.s:1:9: error: exported symbol 'nothing' is undefined"),
     "bad character": ('.segment "CODE"\n  lda #1 ?\n', r"t\.s:2:10: error: invalid character '\?'"),
+    "used but never defined": ('.segment "CODE"\nK = NOPE + 1\n  nop\n', r"t\.s:2:5: error: undefined symbol 'NOPE'"),
+    # .bank(): fixture.cfg gives no memory area a `bank` attribute
+    ".bank of an area without bank": ('.segment "CODE"\nl: .word .bank(l)\n',
+                                      r"t\.s:2:10: error: \.bank\(\): memory area 'PRG' \(of segment 'CODE', "
+                                      r"defined at t\.cfg:7:5\) has no 'bank' attribute$"),
+    ".bank of a zero page label": ('.segment "ZEROPAGE"\nzv: .res 1\n.segment "CODE"\n  lda .bank(zv)\n',
+                                   r"t\.s:4:7: error: \.bank\(\): memory area 'ZP' .* has no 'bank' attribute"),
+    ".bank of a constant": ('.segment "CODE"\n  .word .bank(5)\n',
+                            r"t\.s:2:9: error: \.bank\(\) needs one label \(or '\*'\), plus or minus constants"),
+    ".bank of two labels": ('.segment "CODE"\nla: nop\nlb: .word .bank(lb - la)\n',
+                            r"t\.s:3:11: error: \.bank\(\) needs one label"),
+    ".bank in an immediate": ('.segment "CODE"\nl: lda #.bank(l)\n',
+                              r"t\.s:2:8: error: value out of range for immediate operand: \.bank\(\) of a "
+                              r"16-bit address has that address size in ca65 \(write <\.bank\(\.\.\.\)\)"),
+    ".bank in .if": ('.segment "CODE"\nl: nop\n.if .bank(l)\n.endif\n', r"t\.s:3:5: error: constant expression expected"),
+}
+
+# Linker config errors: (config, expected message); t.s is a small valid program.
+CFG_OK_SOURCE = '.segment "CODE"\n  nop\n'
+_SEGS = "SEGMENTS {\n    CODE: load = PRG;\n}\n"
+CFG_CASES = {
+    "memory area defined twice": ("MEMORY {\n    PRG: start = $8000, size = $100;\n    PRG: start = $9000, size = $100;\n}\n"
+                                  + _SEGS,
+                                  r"t\.cfg:3:5: error: memory area 'PRG' is defined twice \(first at t\.cfg:2:5\)$"),
+    "segment defined twice": ("MEMORY {\n    PRG: start = $8000, size = $100;\n}\n"
+                              "SEGMENTS {\n    CODE: load = PRG;\n    CODE: load = PRG;\n}\n",
+                              r"t\.cfg:6:5: error: segment 'CODE' is defined twice \(first at t\.cfg:5:5\)$"),
+    "unknown memory attribute": ("MEMORY {\n    PRG: start = $8000, size = $100, fil = yes;\n}\n" + _SEGS,
+                                 r"t\.cfg:2:38: error: unknown attribute 'fil' for memory area 'PRG' \(known: "
+                                 r"bank, define, file, fill, fillval, size, start, type\)$"),
+    "unknown segment attribute": ("MEMORY {\n    PRG: start = $8000, size = $100;\n}\n"
+                                  "SEGMENTS {\n    CODE: load = PRG, bnak = 1;\n}\n",
+                                  r"t\.cfg:5:23: error: unknown attribute 'bnak' for segment 'CODE'"),
+    "attribute given twice": ("MEMORY {\n    PRG: start = $8000, size = $100, bank = 1, bank = 2;\n}\n" + _SEGS,
+                              r"t\.cfg:2:48: error: attribute 'bank' of memory area 'PRG' is given twice "
+                              r"\(first at t\.cfg:2:38\)$"),
+    "unknown memory type": ("MEMORY {\n    PRG: start = $8000, size = $100, type = rx;\n}\n" + _SEGS,
+                            r"t\.cfg:2:45: error: 'type' of memory area 'PRG' must be one of ro, rw; got 'rx'$"),
+    "unknown segment type": ("MEMORY {\n    PRG: start = $8000, size = $100;\n}\n"
+                             "SEGMENTS {\n    CODE: load = PRG, type = code;\n}\n",
+                             r"t\.cfg:5:30: error: 'type' of segment 'CODE' must be one of ro, rw, bss, zp; "
+                             r"got 'code'$"),
+    "invalid file": ("MEMORY {\n    PRG: start = $8000, size = $100, file = yes;\n}\n" + _SEGS,
+                     r"t\.cfg:2:45: error: 'file' of memory area 'PRG' must be a string \(%O or \"\"\), got 'yes'$"),
+    "other output file": ("MEMORY {\n    PRG: start = $8000, size = $100, file = \"x.bin\";\n}\n" + _SEGS,
+                          r"t\.cfg:2:45: error: memory area 'PRG': file = \"x\.bin\" is not supported"),
+    "invalid fill": ("MEMORY {\n    PRG: start = $8000, size = $100, fill = maybe;\n}\n" + _SEGS,
+                     r"t\.cfg:2:45: error: 'fill' of memory area 'PRG' must be yes, no, true, false or a "
+                     r"number, got 'maybe'$"),
+    "fill as a string": ("MEMORY {\n    PRG: start = $8000, size = $100, fill = \"yes\";\n}\n" + _SEGS,
+                         r"t\.cfg:2:45: error: 'fill' of memory area 'PRG' must be .*, got \"yes\"$"),
+    "invalid define": ("MEMORY {\n    PRG: start = $8000, size = $100, define = perhaps;\n}\n" + _SEGS,
+                       r"t\.cfg:2:47: error: 'define' of memory area 'PRG' must be yes, no, true, false"),
+    "invalid optional": ("MEMORY {\n    PRG: start = $8000, size = $100;\n}\n"
+                         "SEGMENTS {\n    CODE: load = PRG, optional = often;\n}\n",
+                         r"t\.cfg:5:34: error: 'optional' of segment 'CODE' must be yes, no, true, false"),
+    "huge filled area": ("MEMORY {\n    PRG: start = $8000, size = $100000000, fill = yes;\n}\n" + _SEGS,
+                         r"t\.cfg:2:5: error: memory area 'PRG' \(start \$8000, size \$100000000, fill = yes\) "
+                         r"would make the output 4,294,967,296 bytes long, over the limit of 16,777,216 bytes "
+                         r"\(16 MiB\)$"),
+    "huge start": ("MEMORY {\n    PRG: start = $0, size = $2000000;\n}\n"
+                   "SEGMENTS {\n    CODE: load = PRG, start = $1000000;\n}\n",
+                   r"t\.cfg:2:5: error: memory area 'PRG' \(start \$0, size \$2000000\) would make the "
+                   r"output 16,777,217 bytes long"),
+    "segment start out of range": ("MEMORY {\n    PRG: start = $8000, size = $100;\n}\n"
+                                   "SEGMENTS {\n    CODE: load = PRG, start = $1000001;\n}\n",
+                                   r"t\.cfg:5:31: error: 'start' of segment 'CODE' must be \$0\.\.\$1000000, "
+                                   r"got 16777217 \(\$1000001\)$"),
+    "unknown memory area": ("MEMORY {\n    PRG: start = $8000, size = $100;\n}\n"
+                            "SEGMENTS {\n    CODE: load = ROM;\n}\n",
+                            r"t\.cfg:5:18: error: 'load' of segment 'CODE': unknown memory area 'ROM'$"),
+    "unknown section": ("MEMORY {\n    PRG: start = $8000, size = $100;\n}\n" + _SEGS + "SEGMENT {\n}\n",
+                        r"t\.cfg:7:1: error: unknown linker config section 'SEGMENT'"),
+    "unresolved name in bank": ("MEMORY {\n    PRG: start = $8000, size = $100, bank = LAST;\n}\n" + _SEGS,
+                                r"t\.cfg:2:45: error: unresolved symbol 'LAST' in a 'bank' attribute$"),
+    "missing semicolon": ("MEMORY {\n    PRG: start = $8000, size = $100\n}\n" + _SEGS,
+                          r"t\.cfg:3:1: error: ';' expected after the attributes of memory area 'PRG', got '\}'$"),
+    "binary number": ("MEMORY {\n    PRG: start = %1000, size = $100;\n}\n" + _SEGS,
+                      r"t\.cfg:2:18: error: invalid format specification '%1' in linker config"),
 }
 
 
@@ -105,6 +184,37 @@ def test_error_message_and_no_output(tmp_path: Path, capsys, name: str):
     assert len(lines) == 1, err  # one clean line, no traceback
     assert re.match(pattern, lines[0]), lines[0]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.cfg", "t.s"]  # nothing written
+
+
+@pytest.mark.parametrize("name", sorted(CFG_CASES))
+def test_config_error_message_and_no_output(tmp_path: Path, capsys, name: str):
+    cfg, pattern = CFG_CASES[name]
+    (tmp_path / "t.s").write_text(CFG_OK_SOURCE)
+    (tmp_path / "t.cfg").write_text(cfg)
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        rc = main(["t.s", "-C", "t.cfg", "-o", "out.bin", "--nl", "--mlb", "out.mlb",
+                   "--map", "out.json", "-l", "out.lst"])
+    finally:
+        os.chdir(old)
+    err = capsys.readouterr().err
+    assert rc == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err  # one clean line, no traceback (and no MemoryError)
+    assert re.match(pattern, lines[0]), lines[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.cfg", "t.s"]  # nothing written
+
+
+def test_overlapping_banked_areas_are_fine(tmp_path: Path):
+    """Banks share $8000: their areas overlap in address, each has its own place in the file."""
+    (tmp_path / "t.s").write_text('.segment "B0"\nl0: .byte <.bank(l0)\n.segment "B1"\nl1: .byte <.bank(l1)\n')
+    (tmp_path / "t.cfg").write_text(
+        "MEMORY {\n    P0: start = $8000, size = $4000, fill = yes, bank = 0;\n"
+        "    P1: start = $8000, size = $4000, fill = yes, bank = 1;\n}\n"
+        "SEGMENTS {\n    B0: load = P0;\n    B1: load = P1;\n}\n")
+    image = assemble_and_link([str(tmp_path / "t.s")], str(tmp_path / "t.cfg")).image
+    assert len(image) == 0x8000 and image[0] == 0 and image[0x4000] == 1
 
 
 def test_duplicate_export_across_files(tmp_path: Path, capsys):

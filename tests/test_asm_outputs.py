@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 from tools.asm import assemble_and_link
@@ -49,7 +50,7 @@ def test_label_files_and_map(tmp_path: Path, capsys):
     # the vectors point at reset
     reset = m["labels"]["reset"]
     assert image[16 + 0x7FFA:16 + 0x7FFC] == reset.to_bytes(2, "little")
-    assert report.startswith("RAM:") and "of 2,048 bytes" in report and "of 32,768" in report
+    assert report.startswith("RAM:") and re.search(r"of +2,048 bytes", report) and "of 32,768" in report
     assert "ZEROPAGE 6" in report
     lst = (tmp_path / "game.lst").read_text()
     assert "8000  69 12" in lst and "opcodes.s:19" in lst

@@ -15,7 +15,8 @@ Steps:
      asm/xiangqi.cfg.
        ours: python -m tools.asm asm/**/*.s -I asm -I build/gen -C asm/xiangqi.cfg -o ROM
              plus rom/xiangqi.mlb, rom/xiangqi.map.json (map), rom/xiangqi.lst
-             and the FCEUX label files rom/xiangqi.nes.*.nl
+             and the FCEUX label files rom/xiangqi.nes.*.nl; prints the memory
+             report (RAM by segment, PRG used/free per bank, CHR, header)
        ca65: ca65 -I asm -I build/gen asm/X.s -o build/X.o for each file, then
              ld65 -C asm/xiangqi.cfg -o ROM -m build/xiangqi.map
              -Ln build/xiangqi.labels build/*.o
@@ -71,7 +72,8 @@ def rel(p: Path) -> str:
         return str(p)
 
 
-def run(cmd: list[str], what: str) -> None:
+def run(cmd: list[str], what: str) -> str:
+    """Run a build step from the repository root; returns its stdout."""
     try:
         r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     except FileNotFoundError:
@@ -79,6 +81,7 @@ def run(cmd: list[str], what: str) -> None:
     if r.returncode != 0:
         msg = (r.stderr.strip() or r.stdout.strip() or f"exit status {r.returncode}")
         raise BuildError(f"{what} failed:\n{msg}")
+    return r.stdout
 
 
 def build_chr() -> None:
@@ -126,16 +129,17 @@ def link_ours(rom: Path) -> None:
     try:
         stem = rom.with_suffix("")
         cmd = [sys.executable, "-m", "tools.asm", *map(rel, sources()), *include_args(),
-               "-C", rel(CONFIG), "-o", str(tmp), "-q", "--nl",
+               "-C", rel(CONFIG), "-o", str(tmp), "--nl",
                "--mlb", str(stem) + ".mlb", "--map", str(stem) + ".map.json",
                "-l", str(stem) + ".lst"]
-        run(cmd, "python -m tools.asm")
+        report = run(cmd, "python -m tools.asm")
         os.replace(tmp, rom)
         # the .nl label files are named after the output: rename them too
         for nl in rom.parent.glob(tmp.name + ".*.nl"):
             os.replace(nl, rom.parent / (rom.name + nl.name[len(tmp.name):]))
     finally:
         tmp.unlink(missing_ok=True)
+    sys.stdout.write(report)  # the memory report: RAM by segment, PRG per bank, CHR, header
 
 
 def link_ca65(rom: Path) -> None:

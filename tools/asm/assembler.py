@@ -19,9 +19,10 @@ from .objects import (Assertion, Fixup, ListLine, Macro, ObjectFile, Scope, Sect
                       Symbol)
 from .opcodes import MODE_SIZE, OPCODES
 
-ZP, ABS = 1, 2
+ZP, ABS, FAR, LONG = 1, 2, 3, 4
 MACRO_DEPTH_LIMIT = 64
 _DEFAULT_ZP_SEGMENTS = {"ZEROPAGE", "EXTZP"}
+_BOOL_OPS = {"=", "<>", "<", ">", "<=", ">=", "&&", "||", "xor"}
 _SEG_SHORTCUTS = {".zeropage": "ZEROPAGE", ".bss": "BSS", ".code": "CODE",
                   ".rodata": "RODATA", ".data": "DATA"}
 _ADDRSIZE_NAMES = {"zeropage": ZP, "zp": ZP, "direct": ZP, "absolute": ABS, "abs": ABS, "near": ABS}
@@ -66,6 +67,9 @@ class _AsmEnv:
 
     def loc(self, section: Section, offset: int):
         return Rel(offset, {section: 1})
+
+    def bank(self, node: tuple, pos: Pos | None):
+        raise NotConst()  # .bank() is always left to the linker, as in ca65
 
 
 _ENV = _AsmEnv()
@@ -534,10 +538,39 @@ class Assembler:
         if k == "sym":
             return self._sym_size(node[1])
         if k == "un":
-            if node[1] in ("<", ">", "^"):
+            if node[1] in ("<", ">", "^", "!"):
                 return ZP
+            if node[1] == "bank":
+                return self._bank_arg_size(node[2])
             return self._node_size(node[2])
+        if node[1] in _BOOL_OPS:
+            return ZP  # ca65: a comparison or boolean operator gives 0 or 1
         return max(self._node_size(node[2]), self._node_size(node[3]))
+
+    def _bank_arg_size(self, node: tuple) -> int:
+        """The address size ca65 gives ``.bank(node)``: that of its argument.
+
+        ca65 never evaluates .bank(), so the size is the one merged while
+        studying the tree, numbers included: ``.bank(label + -6)`` is a long
+        (32-bit) value because -6 is, and does not fit ``.word``.
+        """
+        k = node[0]
+        if k == "num":
+            return _const_size(node[1])
+        if k == "sym":
+            r = node[1].real()
+            if r.kind == "const":
+                v = _try_eval(r.expr, r.def_pos)  # type: ignore[arg-type]
+                if isinstance(v, int):
+                    return _const_size(v)
+            return self._sym_size(node[1])
+        if k == "loc":
+            return node[1].addrsize
+        if k == "un":
+            return ZP if node[1] in ("<", ">", "^", "!") else self._bank_arg_size(node[2])
+        if node[1] in _BOOL_OPS:
+            return ZP
+        return max(self._bank_arg_size(node[2]), self._bank_arg_size(node[3]))
 
     def _sym_size(self, s: Symbol) -> int:
         r = s.real()
@@ -632,7 +665,7 @@ class Assembler:
         zpm, absm = ("zp", "abs") if not index else ("zp" + index, "abs" + index)
         if override == "z":
             mode = zpm
-            if not isinstance(_try_eval(node, opos), int) and self._node_size(node) == ABS:
+            if not isinstance(_try_eval(node, opos), int) and self._node_size(node) >= ABS:
                 raise AsmError(f"illegal addressing mode for '{mnem}' (z: on a 16-bit address)", opos)
         elif override == "a":
             mode = absm
@@ -1228,11 +1261,20 @@ class Assembler:
         for s in self.anon:
             if s.kind is None:
                 raise AsmError("undefined anonymous label", s.ref_pos)
+        # ca65 (SymCheck): every name used anywhere must be defined by the end, even where
+        # its value was not needed (``0 && name``, an unused ``K = name + 1``).
+        for sc in (self.root, *self.all_scopes):
+            for s in sc.symbols.values():
+                if s.ref_pos is not None and s.real().kind is None:
+                    raise AsmError(f"undefined symbol '{s.name}'", s.ref_pos)
         for sec in self.sections.values():
             for fx in sec.fixups:
                 self._check_defined(fx.node, fx.pos)
                 if fx.size == 1 and not fx.signed:
                     self._check_byte(fx)
+                elif fx.size == 2 and _has_bank(fx.node) and self._node_size(fx.node) > ABS:
+                    raise AsmError(f"value out of range for {fx.what}: the argument of .bank() has an "
+                                   f"address size wider than 16 bits (ca65: range error)", fx.pos)
         for a in self.assertions:
             self._check_defined(a.node, a.pos)
         for sec in self.sections.values():
@@ -1253,6 +1295,9 @@ class Assembler:
                 raise AsmError(f"value {v} (${v & 0xFFFFFFFF:X}) out of range for {fx.what} (0..255)",
                                fx.pos)
         elif self._node_size(fx.node) > ZP:
+            if _has_bank(fx.node):
+                raise AsmError(f"value out of range for {fx.what}: .bank() of a 16-bit address has "
+                               f"that address size in ca65 (write <.bank(...))", fx.pos)
             raise AsmError(f"value out of range for {fx.what}: the expression is a 16-bit address "
                            f"(use < or >, or .importzp)", fx.pos)
 
@@ -1267,6 +1312,21 @@ class Assembler:
                     self._check_defined(r.expr, r.def_pos or pos)  # type: ignore[arg-type]
                 finally:
                     r.busy = False
+
+
+def _const_size(v: int) -> int:
+    """ca65's GetConstAddrSize: the smallest address size that holds ``v`` (unsigned)."""
+    v &= 0xFFFFFFFF
+    return ZP if v <= 0xFF else ABS if v <= 0xFFFF else FAR if v <= 0xFFFFFF else LONG
+
+
+def _has_bank(node: tuple) -> bool:
+    """True if ``node`` contains a ``.bank()`` outside any ``<``/``>``/``^``."""
+    if node[0] == "un":
+        return node[1] == "bank" or (node[1] not in ("<", ">", "^") and _has_bank(node[2]))
+    if node[0] == "bin":
+        return _has_bank(node[2]) or _has_bank(node[3])
+    return False
 
 
 def assemble_file(path: str, include_dirs: list[str] | None = None,

@@ -41,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="define NAME[=VALUE] (as ca65 -D)")
     p.add_argument("-l", "--listing", help="write a listing file")
     p.add_argument("--nl", action="store_true",
-                   help="write FCEUX label files OUT.ram.nl, OUT.0.nl, OUT.1.nl")
+                   help="write FCEUX label files OUT.ram.nl and OUT.N.nl for each 16 KiB bank N "
+                        "of PRG ROM (N in hex, as FCEUX names them)")
     p.add_argument("--mlb", help="write a Mesen 2 label file")
     p.add_argument("--map", help="write a JSON map (segments, memory areas, exports)")
     p.add_argument("-q", "--quiet", action="store_true", help="no memory report")

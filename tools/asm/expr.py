@@ -7,7 +7,10 @@ segment is a constant while ``start`` alone is not.  The linker evaluates the
 same trees with every base known, so all values become ``int`` there.
 
 AST nodes are small tuples (fast to build and walk):
-``("num", v)``, ``("sym", Symbol)``, ``("un", op, a)``, ``("bin", op, a, b)``.
+``("num", v)``, ``("sym", Symbol)``, ``("loc", Section, offset)``, ``("un", op, a)``,
+``("bin", op, a, b)``.  ``("un", "bank", a)`` is ``.bank(a)``: the ``bank``
+attribute of the memory area that ``a``'s segment runs in, which only the
+linker knows (the environment's ``bank`` method gives it).
 """
 from __future__ import annotations
 
@@ -121,6 +124,7 @@ class Env(Protocol):
 
     def sym(self, s) -> "int | Rel": ...
     def loc(self, section, offset: int) -> "int | Rel": ...
+    def bank(self, node: tuple, pos: Pos | None) -> int: ...
 
 
 def evaluate(node: tuple, symval: Env, pos: Pos | None = None):
@@ -133,6 +137,8 @@ def evaluate(node: tuple, symval: Env, pos: Pos | None = None):
     if kind == "loc":
         return symval.loc(node[1], node[2])
     if kind == "un":
+        if node[1] == "bank":  # .bank(): only the linker knows it (ca65 never folds it)
+            return symval.bank(node[2], pos)
         a = evaluate(node[2], symval, pos)
         if not isinstance(a, int):
             if node[1] == "+":
@@ -143,6 +149,8 @@ def evaluate(node: tuple, symval: Env, pos: Pos | None = None):
         return _UN[node[1]](a)
     op = node[1]
     a = evaluate(node[2], symval, pos)
+    if op in ("&&", "||") and isinstance(a, int) and bool(a) == (op == "||"):
+        return int(bool(a))  # ca65 and ld65 do not look at the right side then
     b = evaluate(node[3], symval, pos)
     if op == "+":
         return _add(a, b)
@@ -274,6 +282,11 @@ class ExprParser:
         if t.kind == "anon":
             return self.ctx.ref_anon(t.value, t.pos)  # type: ignore[arg-type]
         if t.kind == "dir":
+            if t.value == ".bank":
+                self.expect_op("(")
+                e = self.parse()
+                self.expect_op(")")
+                return ("un", "bank", e)
             if t.value in _FUNCS:
                 self.expect_op("(")
                 e = self.parse()
@@ -310,12 +323,37 @@ class ExprParser:
         return parts, rooted
 
 
+def easy_value(node: tuple) -> int | None:
+    """ca65's IsEasyConst: a number, or a constant whose definition is (a chain ending in) one.
+
+    Only such operands are folded while parsing, as ca65 does; what ca65 does
+    not fold stays a tree in the object, which matters where ld65 looks at
+    the tree's shape (.bank()).
+    """
+    for _ in range(256):  # a longer chain is circular
+        if node[0] == "num":
+            return node[1]
+        if node[0] != "sym":
+            return None
+        s = node[1]
+        if s.kind != "const" or s.alias is not None or s.expr is None:
+            return None
+        node = s.expr
+    return None
+
+
 def _fold(node: tuple) -> tuple:
-    """Constant-fold nodes whose operands are literal numbers."""
-    if node[0] == "un" and node[2][0] == "num":
-        return ("num", _UN[node[1]](node[2][1]))
-    if node[0] == "bin" and node[2][0] == "num" and node[3][0] == "num":
-        op, a, b = node[1], node[2][1], node[3][1]
+    """Constant-fold a node whose operands are easy constants (see easy_value), as ca65's parser."""
+    if node[0] == "un":
+        if node[1] == "bank":
+            return node
+        v = easy_value(node[2])
+        if v is not None:
+            return ("num", _UN[node[1]](v))
+        return node[2] if node[1] == "+" else node  # ca65 makes no node for a unary plus
+    a, b = easy_value(node[2]), easy_value(node[3])
+    if node[0] == "bin" and a is not None and b is not None:
+        op = node[1]
         if op in ("/", "mod") and b == 0:
             return node  # report at evaluation with a position
         if op == "+":

@@ -1,237 +1,23 @@
-"""The ld65 part: read the config subset, place segments, resolve, write bytes.
+"""The ld65 part: place segments, resolve symbols and ``.bank()``, write bytes.
 
-Placement follows ld65: memory areas are processed in MEMORY order, the
-segments of each area in SEGMENTS order; within a segment the sections of
-the objects are concatenated in command-line order, each one aligned
-relative to the segment start (ld65 computes section padding from the
-segment offset).  Alignment padding, ``.res`` without a fill value and gaps
-between segments are filled with the memory area's ``fillval``.
+The config is read by ``config.py``.  Placement follows ld65: memory areas
+are processed in MEMORY order, the segments of each area in SEGMENTS order;
+within a segment the sections of the objects are concatenated in
+command-line order, each one aligned relative to the segment start (ld65
+computes section padding from the segment offset).  Gaps between segments
+are filled with the memory area's ``fillval``; alignment padding inside a
+segment and ``.res`` without a fill value with the segment's fill byte (its
+``fillval``, else its load area's).  ``.bank(label)`` is the ``bank``
+attribute of the memory area the label's segment runs in.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from .objects import ObjectFile, Section, Symbol
+from .config import MAX_OUTPUT_BYTES, Config, MemArea, SegDef, eval_cfg, parse_config
 from .errors import AsmError, Pos
 from .expr import NotConst, Unknown, evaluate
-
-# ------------------------------------------------------------------ config
-
-
-@dataclass
-class MemArea:
-    name: str
-    start: int
-    size: int
-    type: str = "rw"
-    file: str | None = "%O"  # None: not written ("")
-    fill: bool = False
-    fillval: int = 0
-    define: bool = False
-    pos: Pos | None = None
-    used: int = 0  # bytes from start to the end of the last placed segment
-    file_offset: int = 0
-
-
-@dataclass
-class SegDef:
-    name: str
-    load: str
-    run: str
-    type: str = "ro"
-    align: int = 1
-    start: int | None = None
-    offset: int | None = None
-    optional: bool = False
-    define: bool = False
-    pos: Pos | None = None
-    sections: list[Section] = field(default_factory=list)
-    size: int = 0
-    load_addr: int = 0
-    run_addr: int = 0
-
-    @property
-    def written(self) -> bool:
-        return self.type not in ("bss", "zp")
-
-
-@dataclass
-class Config:
-    memory: list[MemArea]
-    segments: list[SegDef]
-    symbols: dict[str, int]
-
-
-_CFG_TOKEN = re.compile(r"""
-    (?P<ws>[ \t\r\n]+) | (?P<comment>\#[^\n]*) |
-    (?P<num>\$[0-9A-Fa-f]+|%[01]+|[0-9]+) |
-    (?P<str>"[^"\n]*") | (?P<fmt>%O) |
-    (?P<id>[A-Za-z_][A-Za-z0-9_]*) |
-    (?P<op>[{}:;=,+\-*/()])
-""", re.VERBOSE)
-
-
-def _cfg_tokens(text: str, path: str) -> list[tuple[str, object, Pos]]:
-    out: list[tuple[str, object, Pos]] = []
-    i, line, linestart = 0, 1, 0
-    while i < len(text):
-        m = _CFG_TOKEN.match(text, i)
-        pos = Pos(path, line, i - linestart + 1)
-        if not m:
-            raise AsmError(f"invalid character '{text[i]}' in linker config", pos)
-        kind = m.lastgroup
-        s = m.group()
-        if kind == "num":
-            v = int(s[1:], 16) if s[0] == "$" else int(s[1:], 2) if s[0] == "%" else int(s)
-            out.append(("num", v, pos))
-        elif kind == "str":
-            out.append(("str", s[1:-1], pos))
-        elif kind in ("id", "op", "fmt"):
-            out.append((kind, s, pos))
-        nl = s.count("\n")
-        if nl:
-            line += nl
-            linestart = i + s.rfind("\n") + 1
-        i = m.end()
-    out.append(("eof", None, Pos(path, line, i - linestart + 1)))
-    return out
-
-
-class _CfgParser:
-    def __init__(self, text: str, path: str, predefined: dict[str, int]):
-        self.t = _cfg_tokens(text, path)
-        self.i = 0
-        self.symbols: dict[str, int] = dict(predefined)
-
-    def peek(self) -> tuple[str, object, Pos]:
-        return self.t[self.i]
-
-    def next(self) -> tuple[str, object, Pos]:
-        tok = self.t[self.i]
-        self.i += 1
-        return tok
-
-    def expect(self, value: str) -> None:
-        k, v, p = self.next()
-        if v != value:
-            raise AsmError(f"'{value}' expected in linker config", p)
-
-    def ident(self) -> tuple[str, Pos]:
-        k, v, p = self.next()
-        if k != "id":
-            raise AsmError("identifier expected in linker config", p)
-        return v, p  # type: ignore[return-value]
-
-    def expr(self) -> int:
-        v = self.term()
-        while self.peek()[1] in ("+", "-"):
-            op = self.next()[1]
-            r = self.term()
-            v = v + r if op == "+" else v - r
-        return v
-
-    def term(self) -> int:
-        v = self.factor()
-        while self.peek()[1] in ("*", "/"):
-            op = self.next()[1]
-            r = self.factor()
-            v = v * r if op == "*" else v // r
-        return v
-
-    def factor(self) -> int:
-        k, v, p = self.next()
-        if k == "num":
-            return v  # type: ignore[return-value]
-        if v == "-":
-            return -self.factor()
-        if v == "(":
-            r = self.expr()
-            self.expect(")")
-            return r
-        if k == "id" and v in self.symbols:
-            return self.symbols[v]  # type: ignore[index]
-        raise AsmError(f"number expected in linker config, got '{v}'", p)
-
-    def attrs(self) -> dict[str, tuple[object, Pos]]:
-        """``name = value, name = value ;`` (commas optional, as ld65)."""
-        out: dict[str, tuple[object, Pos]] = {}
-        while True:
-            k, v, p = self.peek()
-            if v == ";":
-                self.next()
-                return out
-            name, p = self.ident()
-            self.expect("=")
-            key = name.lower()
-            k2, v2, p2 = self.peek()
-            if key in ("start", "size", "fillval", "align", "offset", "value"):
-                out[key] = (self.expr(), p2)
-            else:
-                self.next()
-                out[key] = (v2 if k2 != "id" else str(v2).lower() if key != "load" and key != "run"
-                            else v2, p2)
-            if self.peek()[1] == ",":
-                self.next()
-
-    def parse(self) -> Config:
-        memory: list[MemArea] = []
-        segments: list[SegDef] = []
-        while self.peek()[0] != "eof":
-            section, p = self.ident()
-            self.expect("{")
-            sec = section.upper()
-            while self.peek()[1] != "}":
-                name, npos = self.ident()
-                self.expect(":")
-                a = self.attrs()
-                if sec == "MEMORY":
-                    memory.append(self._mem(name, npos, a))
-                elif sec == "SEGMENTS":
-                    segments.append(self._seg(name, npos, a))
-                elif sec == "SYMBOLS":
-                    if "value" in a and a.get("type", ("export",))[0] != "import":
-                        self.symbols.setdefault(name, a["value"][0])  # type: ignore[arg-type]
-                elif sec in ("FEATURES", "FILES", "FORMATS"):
-                    pass
-                else:
-                    raise AsmError(f"unknown linker config section '{section}'", p)
-            self.next()
-        return Config(memory, segments, self.symbols)
-
-    @staticmethod
-    def _yes(v: tuple[object, Pos] | None) -> bool:
-        return v is not None and str(v[0]).lower() == "yes"
-
-    def _mem(self, name: str, pos: Pos, a: dict) -> MemArea:
-        for req in ("start", "size"):
-            if req not in a:
-                raise AsmError(f"memory area '{name}' needs '{req}'", pos)
-        f = a.get("file", ("%O", pos))[0]
-        if f not in ("%O", ""):
-            raise AsmError(f"memory area '{name}': only file = %O or \"\" are supported", pos)
-        return MemArea(name, a["start"][0], a["size"][0], str(a.get("type", ("rw",))[0]),
-                       "%O" if f == "%O" else None, self._yes(a.get("fill")),
-                       a.get("fillval", (0,))[0], self._yes(a.get("define")), pos)
-
-    def _seg(self, name: str, pos: Pos, a: dict) -> SegDef:
-        if "load" not in a:
-            raise AsmError(f"segment '{name}' needs 'load'", pos)
-        load = a["load"][0]
-        return SegDef(name, load, a.get("run", (load,))[0], str(a.get("type", ("ro",))[0]),
-                      a.get("align", (1,))[0], a.get("start", (None,))[0],
-                      a.get("offset", (None,))[0], self._yes(a.get("optional")),
-                      self._yes(a.get("define")), pos)
-
-
-def parse_config(path: str, predefined: dict[str, int] | None = None) -> Config:
-    """Read an ld65 config file (the subset documented in docs/TOOLCHAIN.md)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise AsmError(f"cannot open linker config '{path}': {e.strerror}") from None
-    return _CfgParser(text, path, predefined or {}).parse()
+from .objects import ObjectFile, Section, Symbol
 
 
 # ------------------------------------------------------------------ linking
@@ -244,7 +30,8 @@ class LabelInfo:
     name: str
     address: int
     segment: str
-    memory: str
+    memory: str  # the run memory area
+    bank: int | None = None  # that area's ``bank`` attribute
 
 
 @dataclass
@@ -259,12 +46,25 @@ class LinkResult:
     messages: list[str]
 
     def memory_of(self, name: str) -> MemArea:
-        return next(m for m in self.config.memory if m.name == name)
+        return self.config.area(name)
+
+
+class BankError(AsmError):
+    """``.bank()`` of something ld65 cannot take a bank of.
+
+    A fixup with such a ``.bank()`` is an error; an ``.assert`` is only a
+    warning ("cannot evaluate assertion"), as in ld65.
+    """
 
 
 class _LinkEnv:
-    def __init__(self, exports: dict[str, object]):
+    """Evaluation environment of the linker: every value is final."""
+
+    def __init__(self, exports: dict[str, object], config: Config):
         self.exports = exports
+        self.mems = {m.name: m for m in config.memory}
+        self.seg_of = {id(sec): s for s in config.segments for sec in s.sections}
+        self.seg_named = {s.name: s for s in config.segments}
 
     def sym(self, s: Symbol):
         s = s.real()
@@ -289,6 +89,61 @@ class _LinkEnv:
 
     def loc(self, section: Section, offset: int):
         return section.base + offset  # type: ignore[operator]
+
+    # .bank(): ld65 (GetSegExprVal) takes the bank of the one segment the
+    # argument refers to.  The argument, as ca65 writes it into the object,
+    # may only add and subtract constants to a single label: two labels (even
+    # ``a - b + a``), a unary minus, ``<``, ``*`` ... make it "too complex".
+    def bank(self, node: tuple, pos: Pos | None) -> int:
+        refs: list[Section] = []
+        if not self._refs(node, refs) or len(refs) != 1:
+            raise BankError(".bank() needs one label (or '*'), plus or minus constants: its argument "
+                            "is not segment relative or too complex (ld65 rejects it too)", pos)
+        sec = refs[0]
+        # (an empty CODE section is not in the object, but ld65 still places CODE)
+        seg = self.seg_of.get(id(sec)) or self.seg_named.get(sec.name)
+        if seg is None:
+            raise BankError(f".bank(): segment '{sec.name}' is not placed in a memory area", pos)
+        m = self.mems[seg.run]
+        if m.bank_value is None:
+            raise BankError(f".bank(): memory area '{m.name}' (of segment '{seg.name}', defined at "
+                            f"{m.pos}) has no 'bank' attribute", pos)
+        return m.bank_value
+
+    def _refs(self, node: tuple, refs: list[Section]) -> bool:
+        k = node[0]
+        if k == "num":
+            return True
+        if k == "loc":
+            refs.append(node[1])
+            return True
+        if k == "sym":
+            return self._sym_refs(node[1], refs)
+        if k == "bin" and node[1] in ("+", "-"):
+            return self._refs(node[2], refs) and self._refs(node[3], refs)
+        return False  # any other operator (ca65 has folded what it could)
+
+    def _sym_refs(self, s: Symbol, refs: list[Section]) -> bool:
+        r = s.real()
+        if r.kind == "label":
+            refs.append(r.section)  # type: ignore[arg-type]
+            return True
+        if r.kind == "const":
+            return self._guarded(r, lambda: self._refs(r.expr, refs))  # type: ignore[arg-type]
+        target = self.exports.get(r.name) if r.kind == "import" else None
+        if isinstance(target, Symbol):
+            return self._sym_refs(target, refs)
+        return isinstance(target, int)  # a config or linker-made constant: no segment
+
+    @staticmethod
+    def _guarded(s: Symbol, fn) -> bool:
+        if s.busy:
+            raise AsmError(f"circular reference in definition of '{s.name}'", s.def_pos)
+        s.busy = True
+        try:
+            return fn()
+        finally:
+            s.busy = False
 
 
 # ca65 puts these (possibly empty) segments in every object, so ld65 never calls them missing.
@@ -318,7 +173,7 @@ def link(objects: list[ObjectFile], config: Config) -> LinkResult:
                     continue  # ld65 ignores empty segments that the config does not list
                 raise AsmError(f"segment '{name}' is not defined in the linker config", sec.pos)
             segs[name].sections.append(sec)
-    messages: list[str] = []
+    messages: list[str] = list(config.warnings)
     for s in config.segments:  # the warnings ld65 gives
         if not s.sections and not s.optional and s.name not in _CA65_DEFAULT_SEGMENTS:
             messages.append(f"{s.pos}: warning: segment '{s.name}' does not exist")
@@ -332,41 +187,13 @@ def link(objects: list[ObjectFile], config: Config) -> LinkResult:
             sec.load_base = off  # temporarily: offset in segment
             off += len(sec.data)
         s.size = off
-    # Place segments memory area by memory area.
-    for m in config.memory:
-        addr = m.start
-        for s in config.segments:
-            if m.name not in (s.load, s.run):
-                continue
-            if s.align > 1:
-                addr = _align_up(addr, s.align)
-            target = s.start if s.start is not None else (
-                m.start + s.offset if s.offset is not None else None)
-            if target is not None:
-                if addr > target:
-                    raise AsmError(f"segment '{s.name}' would start at ${target:04X} but memory area "
-                                   f"'{m.name}' is already used up to ${addr:04X} (overlap by "
-                                   f"{addr - target} bytes)", s.pos)
-                addr = target
-            if s.run == m.name:
-                s.run_addr = addr
-            if s.load == m.name:
-                s.load_addr = addr
-            addr += s.size
-            if addr > m.start + m.size:
-                raise AsmError(f"memory area '{m.name}' overflows by {_bytes(addr - m.start - m.size)} "
-                               f"(segment '{s.name}', size {s.size})", m.pos)
-            m.used = addr - m.start
+    _place(config)
     for s in config.segments:
         for sec in s.sections:
             rel = sec.load_base or 0
             sec.base = s.run_addr + rel
             sec.load_base = s.load_addr + rel
-    file_offset = 0  # ld65's __NAME_FILEOFFS__: position of each area in the output file
-    for m in config.memory:
-        m.file_offset = file_offset
-        if m.file is not None:
-            file_offset += len(_memory_bytes(m, config))
+    _file_positions(config)
     # Exports.
     exports: dict[str, object] = {}
     for m in config.memory:
@@ -389,11 +216,12 @@ def link(objects: list[ObjectFile], config: Config) -> LinkResult:
                                sym.export_pos)
             owner[name] = obj.name
             exports[name] = sym
-    env = _LinkEnv(exports)
+    env = _LinkEnv(exports, config)
     for obj in objects:
         for name, sym in obj.imports.items():
             if name not in exports:
                 raise AsmError(f"unresolved external symbol '{name}'", sym.def_pos)
+    _bank_values(config, env)
     # Fixups.
     for obj in objects:
         for sec in obj.sections.values():
@@ -413,7 +241,12 @@ def link(objects: list[ObjectFile], config: Config) -> LinkResult:
     for obj in objects:
         messages.extend(obj.messages)
         for a in obj.assertions:
-            if _final(a.node, env, a.pos) == 0:
+            try:
+                ok = _final(a.node, env, a.pos) != 0
+            except BankError as e:  # ld65: "Cannot evaluate assertion", a warning
+                messages.append(f"{a.pos}: warning: cannot evaluate assertion: {e.message}")
+                continue
+            if not ok:
                 if a.action == "error":
                     raise AsmError(f".assert failed: {a.message}", a.pos)
                 messages.append(f"{a.pos}: warning: {a.message}")
@@ -423,15 +256,111 @@ def link(objects: list[ObjectFile], config: Config) -> LinkResult:
             out += _memory_bytes(m, config)
     final_exports = {n: (v if isinstance(v, int) else env.sym(v)) for n, v in exports.items()}
     labels: list[LabelInfo] = []
-    seg_of = {id(sec): s for s in config.segments for sec in s.sections}
     for obj in objects:
         for sym in obj.labels:
             if sym.section is None or sym.section.base is None:
                 continue
-            sd = seg_of.get(id(sym.section))
-            labels.append(LabelInfo(sym.qualified, sym.section.base + sym.offset,
-                                    sym.section.name, sd.run if sd else ""))
+            sd = env.seg_of.get(id(sym.section))
+            area = mems[sd.run] if sd else None
+            labels.append(LabelInfo(sym.qualified, sym.section.base + sym.offset, sym.section.name,
+                                    area.name if area else "", area.bank_value if area else None))
     return LinkResult(bytes(out), config, objects, final_exports, labels, messages)
+
+
+def _place(config: Config) -> None:
+    """Give every segment its run and load address, memory area by memory area (ld65's CfgProcess).
+
+    ``align``, ``start`` and ``offset`` apply where the segment runs; in a
+    separate load area only ``align_load`` does.
+    """
+    for m in config.memory:
+        addr = m.start
+        for s in config.segments:
+            if m.name not in (s.load, s.run):
+                continue
+            if s.run == m.name:
+                if s.align > 1:
+                    addr = _align_up(addr, s.align)
+                target = s.start if s.start is not None else (
+                    m.start + s.offset if s.offset is not None else None)
+                if target is not None:
+                    if addr > target:
+                        raise AsmError(f"segment '{s.name}' would start at ${target:04X} but memory "
+                                       f"area '{m.name}' is already used up to ${addr:04X} (overlap "
+                                       f"by {addr - target} bytes)", s.pos)
+                    addr = target
+                s.run_addr = addr
+            elif s.align_load > 1:  # the load area of a segment that runs elsewhere
+                addr = _align_up(addr, s.align_load)
+            if s.load == m.name:
+                s.load_addr = addr
+            addr += s.size
+            if addr > m.start + m.size:
+                raise AsmError(f"memory area '{m.name}' overflows by {_bytes(addr - m.start - m.size)} "
+                               f"(segment '{s.name}', size {s.size})", m.pos)
+            m.used = addr - m.start
+
+
+def _file_positions(config: Config) -> None:
+    """Each area's offset and size in its output file (ld65 counts per file: %O and "").
+
+    Fails before anything is built when the output would exceed MAX_OUTPUT_BYTES.
+    """
+    offsets: dict[str | None, int] = {}
+    for m in config.memory:
+        m.file_offset = offsets.get(m.file, 0)
+        m.file_size = sum(n for _, n, _ in _memory_layout(m, config))
+        offsets[m.file] = m.file_offset + m.file_size
+        if m.file is not None and offsets[m.file] > MAX_OUTPUT_BYTES:
+            raise AsmError(f"memory area '{m.name}' (start ${m.start:X}, size ${m.size:X}"
+                           f"{', fill = yes' if m.fill else ''}) would make the output "
+                           f"{offsets[m.file]:,} bytes long, over the limit of {MAX_OUTPUT_BYTES:,} "
+                           f"bytes (16 MiB)", m.pos)
+
+
+def _bank_values(config: Config, env: _LinkEnv) -> None:
+    """Evaluate every ``bank`` attribute; its names may be config SYMBOLS or object exports."""
+    def lookup(name: str, pos: Pos) -> int:
+        v = env.exports.get(name)
+        if v is None:
+            raise AsmError(f"unresolved symbol '{name}' in a 'bank' attribute", pos)
+        return v if isinstance(v, int) else env.sym(v)  # type: ignore[arg-type]
+
+    for m in config.memory:
+        if m.bank is not None:
+            m.bank_value = eval_cfg(m.bank, lookup)
+
+
+def _seg_fill(s: SegDef, config: Config) -> int:
+    """A segment's fill byte: its own ``fillval``, else its load area's (ld65)."""
+    return s.fillval if s.fillval is not None else config.area(s.load).fillval
+
+
+def _memory_layout(m: MemArea, config: Config) -> list[tuple[SegDef | None, int, int]]:
+    """What ld65's binary writer emits for one memory area, as (segment, length, fill byte) pieces.
+
+    ``segment`` is None for a gap or the final fill.  A gap before a segment
+    is written only when the segment is written (or the area has
+    ``fill = yes``); a BSS segment in an area without fill takes no file
+    space at all, exactly like ld65.
+    """
+    pieces: list[tuple[SegDef | None, int, int]] = []
+    addr = m.start
+    for s in config.segments:
+        if m.name not in (s.load, s.run):
+            continue
+        write = s.written and s.load == m.name
+        new = s.load_addr if s.load == m.name else s.run_addr
+        if (write or m.fill) and new > addr:
+            pieces.append((None, new - addr, m.fillval))
+        addr = new
+        if write or m.fill:
+            pieces.append((s if write else None, s.size, _seg_fill(s, config)))
+        addr += s.size
+    total = sum(n for _, n, _ in pieces)
+    if m.fill and total < m.size:
+        pieces.append((None, m.size - total, m.fillval))
+    return pieces
 
 
 def _segment_bytes(s: SegDef, fillbyte: bytes) -> bytearray:
@@ -446,31 +375,9 @@ def _segment_bytes(s: SegDef, fillbyte: bytes) -> bytearray:
 
 
 def _memory_bytes(m: MemArea, config: Config) -> bytearray:
-    """What ld65's binary writer emits for one memory area.
-
-    Gaps before a segment are filled only when the segment is written (or the
-    area has ``fill = yes``); a BSS segment in a non-filled area takes no file
-    space at all, exactly like ld65.
-    """
-    fillbyte = bytes([m.fillval & 0xFF])
     buf = bytearray()
-    addr = m.start
-    for s in config.segments:
-        if m.name not in (s.load, s.run):
-            continue
-        write = s.written and s.load == m.name
-        new = s.load_addr if s.load == m.name else s.run_addr
-        if write or m.fill:
-            if new > addr:
-                buf += fillbyte * (new - addr)
-            addr = new
-        if write:
-            buf += _segment_bytes(s, fillbyte)
-        elif m.fill:
-            buf += fillbyte * s.size
-        addr += s.size
-    if m.fill and len(buf) < m.size:
-        buf += fillbyte * (m.size - len(buf))
+    for s, n, fill in _memory_layout(m, config):
+        buf += _segment_bytes(s, bytes([fill & 0xFF])) if s is not None else bytes([fill & 0xFF]) * n
     return buf
 
 
@@ -483,4 +390,5 @@ def _final(node: tuple, env: _LinkEnv, pos: Pos) -> int:
     return v
 
 
-__all__ = ["Config", "LinkResult", "MemArea", "SegDef", "link", "parse_config"]
+__all__ = ["BankError", "Config", "LabelInfo", "LinkResult", "MemArea", "SegDef", "link",
+           "parse_config"]

@@ -20,13 +20,19 @@ def ca65_available() -> bool:
 
 
 def build_with_ca65(sources: list[str], config: str, include_dirs: list[str] | None = None,
-                    defines: dict[str, int] | None = None, cwd: str | None = None) -> bytes:
-    """``ca65`` each source, then ``ld65 -C config``; returns the output bytes."""
+                    defines: dict[str, int] | None = None, cwd: str | None = None,
+                    dbgfile: str | None = None) -> bytes:
+    """``ca65`` each source, then ``ld65 -C config``; returns the output bytes.
+
+    With ``dbgfile``, the sources are assembled with ``-g`` and ld65 writes its
+    debug file there (every label with its segment and the segment's offset
+    in the output: an independent account of where each label went).
+    """
     with tempfile.TemporaryDirectory() as tmp:
         objs = []
         for n, src in enumerate(sources):
             obj = os.path.join(tmp, f"{n}.o")
-            cmd = ["ca65", src, "-o", obj]
+            cmd = ["ca65", src, "-o", obj] + (["-g"] if dbgfile else [])
             for d in include_dirs or []:
                 cmd += ["-I", d]
             for k, v in (defines or {}).items():
@@ -36,9 +42,10 @@ def build_with_ca65(sources: list[str], config: str, include_dirs: list[str] | N
                 raise OracleError(p.stderr.strip() or p.stdout.strip())
             objs.append(obj)
         out = os.path.join(tmp, "out.bin")
-        p = subprocess.run(["ld65", "-C", config, "-o", out, *objs], capture_output=True, text=True,
-                           cwd=cwd)
-        if p.returncode:
-            raise OracleError(p.stderr.strip() or p.stdout.strip())
+        extra = ["--dbgfile", dbgfile] if dbgfile else []
+        p = subprocess.run(["ld65", "-C", config, "-o", out, *extra, *objs], capture_output=True,
+                           text=True, cwd=cwd)
+        if p.returncode or not os.path.exists(out):
+            raise OracleError(p.stderr.strip() or p.stdout.strip() or "ld65 wrote no output")
         with open(out, "rb") as f:
             return f.read()
