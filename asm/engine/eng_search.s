@@ -24,32 +24,13 @@
 ; current position last), bit (i & 7) of rep_check[i >> 3] says whether the
 ; side to move was in check there.
 ;
-; Locals: rv = local+14..15 carries a node's value (it survives make,
-; unmake, eng_gen, eng_in_check, eng_gives_check, eng_quiet_safe and eng_eval,
-; which use local+0..13).
+; Locals: the bytes that carry a value from one routine to another (rv,
+; eval_t, the pick's and the keys' bytes) are named in search.inc with
+; their contract; every other local is named inside its .proc.
 
 .include "global.inc"
 .include "eng.inc"
 .include "search.inc"
-
-rv   = local+14        ; 2 bytes: the value a node returns
-; q_node's exchange test, around eng_attacked (which uses local+0..9)
-xr   = local+0         ; the victim's kind (read during the delta test)
-xf   = local+10        ; the capturer's `from` (kept across the call)
-xc   = local+11        ; and its code
-tb   = local+12        ; 2 bytes: a node's beta (recomputed after every call)
-; key scoring and picking (between a node's calls; score_quiets calls only
-; key_setup)
-pvf  = local+6         ; the PV move of this node (0 = none; score_moves)
-pvt  = local+7
-kf1  = local+8         ; killer 1 / killer 2 of this ply (0 = none)
-kt1  = local+9
-kf2  = local+10
-kt2  = local+11
-kmode = local+5        ; score_quiets: bit 7 killers used, bit 6 history used
-hp   = local+2         ; 2 bytes: history row pointer (score_quiets)
-bi   = local+0         ; pick: best index
-bk   = local+1         ; pick: best key (score_moves, score_quiets: best key + 1)
 
 ; the layout inside killers / pv_table, for the host (tools/romsearch.py)
 .export s_flags, s_level, s_abort, s_single, s_qstart, s_rep_top
@@ -119,24 +100,19 @@ done:
   sta dst+1
 .endmacro
 
-;; tb = beta of the node at ply X >= 1.  Clobbers A.
-.macro LOAD_BETA_P
-  BETA_P tb
-.endmacro
-
-;; tb = beta of the node at ply X (INF at ply 0, else -alpha(X - 1)).
-;; Clobbers A.
-.macro LOAD_BETA
+;; dst (2 bytes) = beta of the node at ply X (INF at ply 0, else
+;; -alpha(X - 1)).  Clobbers A.
+.macro LOAD_BETA dst
   .local root, done
   cpx #0
   beq root
-  LOAD_BETA_P
+  BETA_P dst
   jmp done
 root:
   lda #<INF_SCORE
-  sta tb
+  sta dst
   lda #>INF_SCORE
-  sta tb+1
+  sta dst+1
 done:
 .endmacro
 
@@ -235,19 +211,19 @@ done:
 .endmacro
 
 ;; The selection scan of pick and of NEXT_PICK's inline copy: with Y = i and
-;; the sentinel key $FF at entry pk_end, bi = the first entry of i..end-1
+;; the sentinel key $FF at entry pick_end, pick_best = the first entry of i..end-1
 ;; with the highest key, A = that key (Y kept).  The previous pick's key
 ;; ms_key[i - 1] bounds every key left, so the first entry that reaches it
 ;; ends the scan.  Falls through to `done`, or branches there.
 .macro PICK_SCAN done
   .local loop, higher
   lda ms_key-1,y       ; the bound
-  sta pk_u
-  sty bi
+  sta pick_bound
+  sty pick_best
   tya
   tax
   lda ms_key,y         ; A = the best key so far
-  cmp pk_u
+  cmp pick_bound
   beq done
 loop:
   .repeat 4
@@ -257,11 +233,11 @@ loop:
   .endrepeat
   bcs loop             ; always
 higher:
-  cpx pk_end
+  cpx pick_end
   bcs done             ; the sentinel
   lda ms_key,x
-  stx bi
-  cmp pk_u
+  stx pick_best
+  cmp pick_bound
   bne loop
 .endmacro
 
@@ -278,7 +254,7 @@ higher:
 ;; KEY_CAPTURE (bit 7 clear: no capture and no PV move is left, only quiet
 ;; moves at key 0) and the quiet moves are not keyed yet, score_quiets keys
 ;; them and finds the best.  "Not keyed yet" needs no RAM: it is the first
-;; pick, or the previous pick (pk_u, the scan's bound) was a capture or the
+;; pick, or the previous pick (pick_bound, the scan's bound) was a capture or the
 ;; PV move (bit 7 set); once the quiet moves are keyed every pick is quiet.
 .macro NEXT_PICK first, inline, mode
   .local full, lazy, keyed, first_keyed
@@ -287,14 +263,14 @@ higher:
   cmp ply_first+1,x
   bcs to_loop_end
   tay
-  ldx bi               ; score_moves found the first pick
+  ldx pick_best               ; score_moves found the first pick
   lda ms_key,x
   bmi first_keyed      ; a capture or the PV move
   lda #mode            ; only quiet moves: key them now
   jsr score_quiets
-  ldx bi
-first_keyed:           ; X = bi, A = its key
-  cpy bi
+  ldx pick_best
+first_keyed:           ; X = pick_best, A = its key
+  cpy pick_best
   beq :+
   jsr pick_swap
 : jmp first
@@ -315,7 +291,7 @@ next:
   bcs to_loop_end
 .if inline
   lda ply_first+1,x
-  sta pk_end
+  sta pick_end
   cmp #MOVE_STACK_ENTRIES
   bcs full
   tax
@@ -328,14 +304,14 @@ next:
 lazy:                  ; A = the best key, Y = i (kept by the scan)
   cmp #KEY_CAPTURE
   bcs keyed            ; a capture (the PV move is always the first pick)
-  bit pk_u
+  bit pick_bound
   bpl keyed            ; the previous pick was quiet: the quiet moves are keyed
   lda #mode
   jsr score_quiets
 keyed:                 ; A = the best key
-  cpy bi
+  cpy pick_best
   beq picked
-  ldx bi
+  ldx pick_best
   jsr pick_swap
 picked:
 .endmacro
@@ -589,9 +565,9 @@ done:
 ; Output: rv (signed 16-bit), C = 1.  Uses local+0..15.  Clobbers A, X, Y.
 .proc search_eval
   lda #$FF
-  sta tb
+  sta eval_t
   lda #$7F
-  sta tb+1
+  sta eval_t+1
   ; (falls into search_eval_ge)
 .endproc
 
@@ -600,13 +576,15 @@ done:
 ; is eng_eval_ge (lazy: it may settle e >= T without the exact value);
 ; with noise the exact evaluation plus the noise, compared with T (the
 ; LFSR steps once either way, as in the reference).
-; Input: T in tb = local+12..13 (kept), s_level, s_lfsr, the position.
+; Input: T in eval_t = local+12..13 (kept), s_level, s_lfsr, the position.
 ; Output: C = 1: rv = the value, below T; C = 0: the value is at least T
 ;   (rv undefined).  Uses local+0..15.  Clobbers A, X, Y.
 ; Cycles: 29 a call of its own on average at Master (bench.rom_profile),
 ;   plus eng_eval_ge; with noise and a set without knowledge terms
 ;   eng_eval_basic (35-37) and about 75 for the noise and the test.
 .proc search_eval_ge
+noise_bits = local+0   ; the LFSR's low byte & the level's mask m
+noise_half = local+1   ; (m + 1) / 2
   ldy s_level
   lda lvl_noise,y
   bne noisy
@@ -621,30 +599,30 @@ noisy:
   jsr eng_eval_basic   ; no per-piece terms
   jmp noise
 keep_t:
-  lda tb               ; T in rv across eng_eval (it keeps local+14..15)
+  lda eval_t           ; T in rv across eng_eval (it keeps local+14..15)
   sta rv
-  lda tb+1
+  lda eval_t+1
   sta rv+1
   jsr eng_eval
   ldy rv
-  sty tb
+  sty eval_t
   ldy rv+1
-  sty tb+1
+  sty eval_t+1
 noise:
   sta rv
   stx rv+1
   ldy s_level
   jsr lfsr_step
   and lvl_noise,y
-  sta local+0          ; x & m
+  sta noise_bits       ; x & m
   lda lvl_noise,y
   lsr a
   clc
   adc #1
-  sta local+1          ; (m + 1) / 2 = (m >> 1) + 1 for m = 2^k - 1
-  lda local+0
+  sta noise_half       ; (m + 1) / 2 = (m >> 1) + 1 for m = 2^k - 1
+  lda noise_bits
   sec
-  sbc local+1          ; -128..127
+  sbc noise_half       ; -128..127
   ldx #0
   cmp #$80
   bcc :+
@@ -655,7 +633,7 @@ noise:
   txa
   adc rv+1
   sta rv+1
-  SLT16 rv, rv+1, tb, tb+1
+  SLT16 rv, rv+1, eval_t, eval_t+1
   asl a                ; C = 1: rv < T
   rts
 .endproc
@@ -786,24 +764,24 @@ draw:
 ;; every other piece with the reference's order of tests (killer 1, killer
 ;; 2, history or 0).  Each copy has its own head for a new from square
 ;; (`new_piece` while history is on, `s_new_piece` while it is off): the
-;; fast head tests the from square against kf1 and kf2 (0 when unused:
+;; fast head tests the from square against killer1_from and killer2_from (0 when unused:
 ;; never a square) before it looks the mover's history row up; the general
-;; copy returns to the head of the mode.  bk holds the best key + 1 (keys
-;; here are at most 127), so one `cmp bk / bcc` keeps the first best entry.
+;; copy returns to the head of the mode.  best_key1 holds the best key + 1 (keys
+;; here are at most 127), so one `cmp best_key1 / bcc` keeps the first best entry.
 .macro QUIET_LIST sq90tab
   .local new_piece, to_slow, scored, same, store, next, s_same
   .local s_killer2, s_hist, s_zero, s_store, s_next, s_new_piece, s_piece, s_scored
   lda ms_from,x
-  bit kmode
+  bit key_mode
   bvs new_piece
   jmp s_new_piece
 new_piece:             ; A = the from square of entry X, a new piece
   cmp #$FF
   beq scored           ; the sentinel: the list is keyed
   sta lastf
-  cmp kf1
+  cmp killer1_from
   beq to_slow
-  cmp kf2
+  cmp killer2_from
   beq to_slow
   tay
   lda board,y
@@ -811,26 +789,26 @@ new_piece:             ; A = the from square of entry X, a new piece
   lda code_kind-CODE_BASE,y
   tay
   lda hist_row_lo,y
-  sta hp
+  sta hist_row
   lda hist_row_hi,y
-  sta hp+1
+  sta hist_row+1
   ; ---- fast copy: history keys
 same:
   ldy ms_to,x
   lda sq90tab,y        ; history[class(mover)][sq90(to, side)] >> 1, at most 125
   tay
-  lda (hp),y
+  lda (hist_row),y
   lsr a
   cmp #KEY_KILLER2 - 1
   bcc store
   lda #KEY_KILLER2 - 1
 store:
   sta ms_key,x
-  cmp bk               ; higher than the best so far
+  cmp best_key1               ; higher than the best so far
   bcc next
   adc #0               ; C = 1: key + 1
-  sta bk
-  stx bi
+  sta best_key1
+  stx pick_best
 next:
   inx
   lda ms_from,x
@@ -849,33 +827,33 @@ s_piece:               ; A = lastf
   lda code_kind-CODE_BASE,y
   tay
   lda hist_row_lo,y
-  sta hp
+  sta hist_row
   lda hist_row_hi,y
-  sta hp+1
+  sta hist_row+1
 s_same:
   ldy ms_to,x
-  bit kmode
+  bit key_mode
   bpl s_hist
   lda lastf
-  cmp kf1
+  cmp killer1_from
   bne s_killer2
-  cpy kt1
+  cpy killer1_to
   bne s_killer2
   lda #KEY_KILLER1
   bne s_store          ; always
 s_killer2:             ; A = lastf
-  cmp kf2
+  cmp killer2_from
   bne s_hist
-  cpy kt2
+  cpy killer2_to
   bne s_hist
   lda #KEY_KILLER2
   bne s_store          ; always
 s_hist:
-  bit kmode
+  bit key_mode
   bvc s_zero
   lda sq90tab,y
   tay
-  lda (hp),y
+  lda (hist_row),y
   lsr a
   cmp #KEY_KILLER2 - 1
   bcc s_store
@@ -885,17 +863,17 @@ s_zero:
   lda #0
 s_store:
   sta ms_key,x
-  cmp bk
+  cmp best_key1
   bcc s_next
   adc #0               ; C = 1: key + 1
-  sta bk
-  stx bi
+  sta best_key1
+  stx pick_best
 s_next:
   inx
   lda ms_from,x
   cmp lastf
   beq s_same
-  bit kmode
+  bit key_mode
   bvc s_new_piece
   jmp new_piece
 s_new_piece:           ; A = the from square of entry X, a new piece
@@ -912,51 +890,50 @@ s_scored:
 
 ;;
 ; The keys of a new list, entries ply_first[X] .. ply_first[X+1]-1
-; (reference _gen_key): 255 for the PV move (pvf/pvt; pvf = 0: none),
+; (reference _gen_key): 255 for the PV move (pv_move_from/pv_move_to; pv_move_from = 0: none),
 ; MVV-LVA for captures (138..207, mvv_lva), and KEY_QUIET = 0 for every
 ; quiet move: score_quiets keys those only when a pick first finds no
 ; capture and no PV move left (NEXT_PICK).  Also the first entry with the
-; highest key (bi): the first pick (the list's first entry when it has no
+; highest key (pick_best): the first pick (the list's first entry when it has no
 ; capture and no PV move).
 ; eng_gen / eng_gen_captures write the quiet and capture keys as they push
 ; the moves and leave the first entry with the highest of them in gen_bi
 ; (asm/eng_movegen.s); here only the PV move (only at nodes on the previous
-; PV) is looked for.  Must follow the list's generation (only pvf/pvt may
+; PV) is looked for.  Must follow the list's generation (only pv_move_from/pv_move_to may
 ; be written in between).
-; Input: X = ply, pvf/pvt, gen_bi.  Output: bi.
+; Input: X = ply, pv_move_from/pv_move_to, gen_bi.  Output: pick_best.
 ; Uses local+0, 13.  Clobbers A, X, Y.
 ; Cycles: 15 without a PV move; at a PV node about 30 plus 18 per entry up
 ;   to the PV move.
 .proc score_moves
-gen_bi = local+9       ; eng_gen's best capture (asm/eng_movegen.s)
-sm_end = local+13      ; the list's end
+list_end = local+13    ; the list's end
   lda gen_bi
-  sta bi
-  lda pvf
+  sta pick_best
+  lda pv_move_from
   beq done
   ldy ply_first+1,x
-  sty sm_end
+  sty list_end
   lda ply_first,x
   tax
-  cpx sm_end
+  cpx list_end
   bcs done             ; an empty list
 pv_loop:
   lda ms_from,x
-  cmp pvf
+  cmp pv_move_from
   bne pv_next
   lda ms_to,x
-  cmp pvt
+  cmp pv_move_to
   beq pv_found
 pv_next:
   inx
-  cpx sm_end
+  cpx list_end
   bcc pv_loop
 done:
   rts
 pv_found:
   lda #KEY_PV
   sta ms_key,x
-  stx bi               ; $FF: no other key is as high
+  stx pick_best               ; $FF: no other key is as high
   rts
 .endproc
 
@@ -976,7 +953,7 @@ pv_found:
 ; there starts at entry 0).
 ; Input: Y = i, A = $C0 (ab_node: killers and history) or $40 (q_node:
 ;   history only).
-; Output: bi = the first entry of i..end-1 with the highest key, A = its
+; Output: pick_best = the first entry of i..end-1 with the highest key, A = its
 ;   key, Y = i.
 ; Uses local+0..13.  Clobbers X.
 ; Cycles: about 48 per move in the fast copy, about 45 more per run of one
@@ -984,13 +961,15 @@ pv_found:
 ;   besides (key_setup); 1,364 per call on average, at 18% of the lists
 ;   (bench.rom_profile, Master, 3 positions).
 .proc score_quiets
+best_key1 = local+1    ; the best key so far + 1 (keys here are at most 127)
+hist_row = local+2     ; 2 bytes: the history row of the piece being keyed
 first = local+4        ; entry i
 lastf = local+13       ; the square of the piece whose moves are being keyed
   sty first
-  sty bi
+  sty pick_best
   ldx eng_ply
-  jsr key_setup        ; kmode, kf1..kt2
-  lda kmode
+  jsr key_setup        ; key_mode, killer1_from..killer2_to
+  lda key_mode
   beq done             ; no killers, no history: every key stays 0
   ldx eng_ply
   ldy ply_first+1,x
@@ -1010,12 +989,12 @@ fits:
   jsr list
 done:
   ldy first
-  ldx bi
+  ldx pick_best
   lda ms_key,x
   rts
 list:
   lda #1
-  sta bk               ; best key 0 (+ 1): entry i so far
+  sta best_key1               ; best key 0 (+ 1): entry i so far
   ldx first            ; X = the entry being keyed
   lda eng_side
   beq red
@@ -1026,16 +1005,12 @@ black:
   QUIET_LIST sq90_black
 .endproc
 
-pk_tmp = local+2       ; pick, pick_swap
-pk_end = local+4       ; pick: the end of the list
-pk_u   = local+5       ; pick: the bound (the previous pick's key)
-
 ;;
 ; The selection scan of a later pick (reference _scan): the first entry of
 ; Y..end-1 with the highest key.  Input: Y = i > the list's first entry
 ; (the first pick is score_moves'), X = ply.
-; Output: bi, A = its key, pk_u = the previous pick's key, Y = i; NEXT_PICK
-; then keys the quiet moves if needed and swaps entry bi into entry i.
+; Output: pick_best, A = its key, pick_bound = the previous pick's key, Y = i; NEXT_PICK
+; then keys the quiet moves if needed and swaps entry pick_best into entry i.
 ; Uses local+0..5.  Clobbers X.
 ; The key of entry i - 1 (the previous pick) bounds every key left, so the
 ; scan stops at the first entry that reaches it; otherwise it runs up to
@@ -1049,7 +1024,7 @@ pk_u   = local+5       ; pick: the bound (the previous pick's key)
 ; around the scan (3 more bytes of stack).
 .proc pick
   lda ply_first+1,x
-  sta pk_end
+  sta pick_end
   cmp #MOVE_STACK_ENTRIES
   bcs full
   tax
@@ -1076,22 +1051,24 @@ full:                  ; ms_key[end] is not ours: keep it
 ; Swaps entry X (key A) into entry Y (the selection step's swap).  Keeps
 ; X, Y.  Clobbers A.
 .proc pick_swap
-  sta bk
+swap_key = local+1     ; the key of entry X (A)
+swap_tmp = local+2
+  sta swap_key
   lda ms_from,y
-  sta pk_tmp
+  sta swap_tmp
   lda ms_from,x
   sta ms_from,y
-  lda pk_tmp
+  lda swap_tmp
   sta ms_from,x
   lda ms_to,y
-  sta pk_tmp
+  sta swap_tmp
   lda ms_to,x
   sta ms_to,y
-  lda pk_tmp
+  lda swap_tmp
   sta ms_to,x
   lda ms_key,y
   sta ms_key,x
-  lda bk
+  lda swap_key
   sta ms_key,y
   rts
 .endproc
@@ -1166,6 +1143,7 @@ no:
 dst = local+0
 src = local+1
 cnt = local+2
+save_x = local+3
   lda pv_row,x
   sta dst
   lda pv_row+1,x
@@ -1175,7 +1153,7 @@ cnt = local+2
   clc
   adc #1
   sta s_pvlen,x
-  stx local+3
+  stx save_x
   ldx dst
   lda ms_from,y
   sta pv_from,x
@@ -1194,7 +1172,7 @@ copy:
   dec cnt
   jmp copy
 done:
-  ldx local+3
+  ldx save_x
   rts
 .endproc
 
@@ -1204,26 +1182,27 @@ done:
 ; move); then the history bonus for the node's depth, halving the whole
 ; table first when the entry would pass 255.  Uses local+0..5.  Keeps X.
 .proc reward
-rk = local+0
-ri = local+1
-rp = local+4           ; (hp = local+2..3)
-rb = local+5
+as_killer = local+0     ; 1: the move becomes killer 1 (C on entry)
+move_i = local+1        ; Y on entry: the move's index
+hist_row = local+2      ; 2 bytes: the mover's history row
+ply = local+4           ; X on entry (kept)
+bonus = local+5         ; the history bonus for the node's depth
   lda #0
   rol a
-  sta rk
-  sty ri
-  stx rp
+  sta as_killer
+  sty move_i
+  stx ply
   ldy s_level
   lda lvl_flags,y
   and #LEVEL_FLAG_KILLERS
   beq hist
-  lda rk
+  lda as_killer
   beq hist
   txa
   asl a
   asl a
   tax
-  ldy ri
+  ldy move_i
   lda ms_from,y
   cmp killers,x
   bne shift
@@ -1244,16 +1223,16 @@ hist:
   lda lvl_flags,y
   and #LEVEL_FLAG_HISTORY
   beq done
-  ldy ri
+  ldy move_i
   ldx ms_from,y
   lda board,x
   tax
   lda code_kind-CODE_BASE,x
   tax
   lda hist_row_lo,x
-  sta hp
+  sta hist_row
   lda hist_row_hi,x
-  sta hp+1
+  sta hist_row+1
   ldx ms_to,y
   lda eng_side
   beq red
@@ -1263,16 +1242,16 @@ red:
   lda sq90_red,x
 got:
   tay                  ; Y = sq90(to, mover)
-  ldx rp
+  ldx ply
   lda s_u0,x           ; depth, at most 8 counts
   cmp #8
   bcc :+
   lda #8
 : tax
   lda history_bonus-1,x
-  sta rb
+  sta bonus
   clc
-  adc (hp),y
+  adc (hist_row),y
   bcc add
   ldx #HISTORY_SIZE / 2   ; aging: halve every entry
 : lsr history-1,x
@@ -1280,35 +1259,35 @@ got:
   dex
   bne :-
 add:
-  lda (hp),y
+  lda (hist_row),y
   clc
-  adc rb
-  sta (hp),y
+  adc bonus
+  sta (hist_row),y
 done:
-  ldx rp
+  ldx ply
   rts
 .endproc
 
 ;;
-; The key mode and the killers of ply X into kmode, kf1..kt2, for
+; The key mode and the killers of ply X into key_mode, killer1_from..killer2_to, for
 ; score_quiets.  A = $C0 (the main search: killers and history) or $40
 ; (quiescence: history only); the level's flags clear the bits it does not
-; use.  Without killers (bit 7 clear, or ply >= SEARCH_MAX_DEPTH) kf1..kt2
-; = 0: QUIET_LIST's fast head tests kf1 and kf2 without looking at kmode,
+; use.  Without killers (bit 7 clear, or ply >= SEARCH_MAX_DEPTH) killer1_from..killer2_to
+; = 0: QUIET_LIST's fast head tests killer1_from and killer2_from without looking at key_mode,
 ; and 0 is never a from square.  Keeps X.  Clobbers A, Y.
 .proc key_setup
-  sta kmode
+  sta key_mode
   ldy s_level
   lda lvl_flags,y
   and #LEVEL_FLAG_HISTORY
   bne :+
-  lda kmode
+  lda key_mode
   and #$BF
-  sta kmode
+  sta key_mode
 : lda lvl_flags,y
   and #LEVEL_FLAG_KILLERS
   beq killers_off
-  bit kmode
+  bit key_mode
   bpl no_killers       ; quiescence
   cpx #SEARCH_MAX_DEPTH
   bcs no_killers
@@ -1317,24 +1296,24 @@ done:
   asl a
   tay
   lda killers,y
-  sta kf1
+  sta killer1_from
   lda killers+1,y
-  sta kt1
+  sta killer1_to
   lda killers+2,y
-  sta kf2
+  sta killer2_from
   lda killers+3,y
-  sta kt2
+  sta killer2_to
   rts
 killers_off:
-  lda kmode
+  lda key_mode
   and #$7F
-  sta kmode
-no_killers:            ; kf1 = kf2 = 0: never a from square (QUIET_LIST)
+  sta key_mode
+no_killers:            ; killer1_from = killer2_from = 0: never a from square (QUIET_LIST)
   lda #0
-  sta kf1
-  sta kt1
-  sta kf2
-  sta kt2
+  sta killer1_from
+  sta killer1_to
+  sta killer2_from
+  sta killer2_to
   rts
 .endproc
 
@@ -1375,13 +1354,13 @@ rfp_margin_hi:  .byte >RFP_MARGIN, >(2 * RFP_MARGIN)
 ;   (bench.rom_profile --level Master --positions 4 --skip 2; 207 when it
 ;   called eng_eval and tested reverse futility itself), plus eng_eval_ge.
 .proc prune_setup
-st = local+0           ; the null-window test's scratch (before eng_eval_ge)
+window_sum = local+0   ; NULL_WINDOW_BOUNDED's scratch (before eng_eval_ge)
   lda #$FF
   sta s_fut_lo,x
-  sta tb               ; T = $7FFF: no reverse futility
+  sta eval_t               ; T = $7FFF: no reverse futility
   lda #FUT_OFF_HI      ; $7FFF: no futility
   sta s_fut_hi,x
-  sta tb+1
+  sta eval_t+1
   cpx #0
   beq off              ; the root
   lda s_flags,x
@@ -1398,14 +1377,14 @@ eval:
   ldy s_u0,x
   cpy #RFP_DEPTH + 1
   bcs go
-  NULL_WINDOW_BOUNDED st, go
+  NULL_WINDOW_BOUNDED window_sum, go
   sec                  ; T = beta + margin * depth = margin - alpha(ply - 1)
   lda rfp_margin_lo-1,y
   sbc s_alpha_lo-1,x
-  sta tb
+  sta eval_t
   lda rfp_margin_hi-1,y
   sbc s_alpha_hi-1,x
-  sta tb+1
+  sta eval_t+1
 go:
 .endif
   jsr eng_eval_ge
@@ -1443,6 +1422,8 @@ none:
 ; Cycles: about 445 per call of its own (bench.rom_profile, Hard, 2
 ; positions), the callees apart.
 .proc ab_node
+window_sum = local+12  ; NULL_WINDOW_BOUNDED's scratch (the null move's test)
+beta = local+12        ; 2 bytes: this node's beta, rebuilt where needed (LOAD_BETA)
   ldx eng_ply
   lda ply_first,x
   sta ms_top
@@ -1480,7 +1461,7 @@ main_search:
   lda s_u0,x
   cmp #NULL_MIN_DEPTH
   bcc no_null_j
-  NULL_WINDOW_BOUNDED tb, no_null_j
+  NULL_WINDOW_BOUNDED window_sum, no_null_j
   lda undo_from-1,x
   beq no_null_j        ; the previous move was a null move
   lda eng_side         ; the side to move has a rook, horse or cannon
@@ -1532,12 +1513,12 @@ null_undo:
   beq :+
   RV_ZERO
   rts
-: LOAD_BETA
-  SLT16 rv, rv+1, tb, tb+1
+: LOAD_BETA beta
+  SLT16 rv, rv+1, beta, beta+1
   bmi no_null          ; v < beta
-  lda tb
+  lda beta
   sta rv
-  lda tb+1
+  lda beta+1
   sta rv+1
   rts
 no_null:
@@ -1556,8 +1537,8 @@ generated:
   sta s_cur,x
   lda #0
   sta s_u1,x           ; no best move yet
-  sta pvf
-  sta pvt
+  sta pv_move_from
+  sta pv_move_to
   lda s_flags,x
   and #S_F_CHECK | S_F_PV
   sta s_flags,x        ; legal = 0
@@ -1568,9 +1549,9 @@ generated:
   cpx s_res_pvlen
   bcs :+
   lda s_res_from,x
-  sta pvf
+  sta pv_move_from
   lda s_res_to,x
-  sta pvt
+  sta pv_move_to
 : jsr score_moves      ; PV and captures (the quiet moves later, if reached)
   ; ---- the moves
   NEXT_PICK first, 1, $C0
@@ -1778,10 +1759,10 @@ searched:
   ldy s_cur,x
   sec
   jsr reward
-: LOAD_BETA
-  lda tb
+: LOAD_BETA beta
+  lda beta
   sta rv
-  lda tb+1
+  lda beta+1
   sta rv+1
   rts
 to_next:
@@ -1864,6 +1845,10 @@ some:
 ; capture it keeps, and about 50 plus eng_attacked (about 280) when the gap
 ; applies.
 .proc q_node
+victim_kind = local+0  ; the capture's victim's kind (read by the delta test)
+cap_from = local+10    ; the exchange test: the capturer's `from` and code,
+cap_code = local+11    ;   kept across eng_attacked (which uses local+0..9)
+reach = local+12       ; 2 bytes: stand pat + DELTA_MARGIN + the victim's value
   ldx eng_ply
   lda ply_first,x
   sta ms_top
@@ -1885,13 +1870,13 @@ leaf:
 entered:               ; from ab_node: X = eng_ply, ms_top set, qply 0 < qdepth
   lda s_flags,x
   bmi generate         ; in check: no stand pat
-  LOAD_BETA_P          ; tb = beta
+  BETA_P eval_t        ; T = beta
   jsr search_eval_ge   ; C = 0: stand >= beta (maybe settled by a bound)
   ldx eng_ply
   bcs :+               ; stand < beta, in rv
-  lda tb               ; beta (tb is kept)
+  lda eval_t           ; beta (T is kept)
   sta rv
-  lda tb+1
+  lda eval_t+1
   sta rv+1
   rts
 : clc                  ; stand + DELTA_MARGIN, for delta pruning
@@ -1933,7 +1918,7 @@ generated:
   and #S_F_CHECK
   sta s_flags,x        ; no legal move yet
   lda #0
-  sta pvf              ; no PV move (pvt is not read when pvf = 0)
+  sta pv_move_from              ; no PV move (pv_move_to is not read when pv_move_from = 0)
   jsr score_moves      ; captures (evasion lists: the quiet moves later, if reached)
   NEXT_PICK picked, 0, $40
   ldx eng_ply
@@ -1945,18 +1930,18 @@ generated:
   tax
   ldy code_kind-CODE_BASE,x   ; Y = the victim's kind
 .if ::QS_EXCHANGE
-  sty xr
+  sty victim_kind
 .endif
   ldx eng_ply
   clc
   lda material_value_lo,y
   adc s_u0,x
-  sta tb
+  sta reach
   lda material_value_hi,y
   adc s_u1,x
-  sta tb+1
+  sta reach+1
   ldy s_cur,x
-  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, tb, tb+1
+  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, reach, reach+1
 .if ::QS_EXCHANGE
   bmi exchange         ; alpha < stand + gain
 .else
@@ -1969,28 +1954,28 @@ exchange:              ; Y = the move's index
   ; least qs_exchange more than its victim, whose target the opponent
   ; could move to once `from` is empty: skip
   ldx ms_from,y
-  stx xf
+  stx cap_from
   lda board,x
-  sta xc
+  sta cap_code
   tax
   lda code_kind-CODE_BASE,x
   asl a
   asl a
   asl a
-  ora xr
+  ora victim_kind
   tax                  ; X = capturer kind * 8 + victim kind
   lda exchange_prune,x
   beq make             ; the gap is below qs_exchange: search it
   lda ms_to,y
   tay
-  ldx xf
+  ldx cap_from
   lda #SQ_EMPTY
   sta board,x          ; `from` emptied
   lda eng_side
   eor #1
   jsr eng_attacked     ; C = 1: the opponent could move to `to`
-  ldx xf
-  lda xc
+  ldx cap_from
+  lda cap_code
   sta board,x          ; `from` back (C kept)
   ldx eng_ply
   ldy s_cur,x
