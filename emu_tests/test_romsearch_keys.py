@@ -100,7 +100,7 @@ def test_keys_and_picks_equal_reference(rs, fen, at_end):
         put_list(rs, first, moves, keys)
         eng.poke("history", s.hist)
         k1, k2 = s.killers[PLY]
-        rs.wr("killers", [k1 & 0xFF, k1 >> 8, k2 & 0xFF, k2 >> 8], 4 * PLY)
+        rs.wr("s_killers", [k1 & 0xFF, k1 >> 8, k2 & 0xFF, k2 >> 8], 4 * PLY)
         eng.call("score_quiets", a=mode, y=first + i)
         want = keys[:i] + [s._quiet_key(m, PLY, quiet_order) for m in moves[i:]]
         assert eng.peek("ms_key", n, first) == want

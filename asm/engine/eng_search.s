@@ -32,12 +32,6 @@
 .include "eng.inc"
 .include "search.inc"
 
-; the layout inside killers / pv_table, for the host (tools/romsearch.py)
-.export s_flags, s_level, s_abort, s_single, s_qstart, s_rep_top
-.export pv_from, pv_to, s_pvlen, s_res_from, s_res_to, s_res_pvlen, s_res_depth, s_res_score
-
-.assert PV_AREA_END <= pv_table + 42, error, "the PV and result do not fit pv_table"
-.assert KILLER_AREA_END <= killers + 32, error, "killers, flags and scalars do not fit the killers area"
 .assert SEARCH_PLIES <= MAX_PLY, error, "per-ply arrays larger than MAX_PLY"
 .assert SEARCH_PLIES <= ENG_PLIES, error, "the search makes moves past the undo entries"
 .assert SEARCH_REACH <= SEARCH_PLIES || SEARCH_PLIES = MAX_PLY, error, "ply_first / the per-ply arrays miss the leaves' plies"
@@ -181,7 +175,7 @@ done:
 ;; child_null's body: the child (ply X + 1) gets depth A and the null
 ;; window (-alpha - 1, -alpha), its alpha being ~alpha(X).
 .macro CHILD_NULL_WINDOW
-  sta s_u0+1,x
+  sta s_depth+1,x
   lda s_alpha_lo,x
   eor #$FF             ; -alpha - 1 = ~alpha
   sta s_alpha_lo+1,x
@@ -390,7 +384,7 @@ hist_row_hi:
   sta s_res_score+1
   sta ply_first
   ldx #KILLER_BYTES - 1
-: sta killers,x
+: sta s_killers,x
   dex
   bpl :-
   ldx #HISTORY_SIZE / 2
@@ -401,7 +395,7 @@ hist_row_hi:
   ; the legal root moves: count them, remember the first
   jsr eng_gen
   lda #0
-  sta s_single         ; legal moves counted here (then: single?)
+  sta s_root_moves     ; the legal root moves, counted
   sta s_cur
 root_moves:
   ldx s_cur
@@ -413,7 +407,7 @@ root_moves:
   jsr eng_unmake
   plp
   bcs next_root
-  lda s_single
+  lda s_root_moves
   bne :+
   ldx s_cur            ; the first legal move: the result so far
   lda ms_from,x
@@ -422,12 +416,12 @@ root_moves:
   sta s_res_to
   lda #1
   sta s_res_pvlen
-: inc s_single
+: inc s_root_moves
 next_root:
   inc s_cur
   bne root_moves
 counted:
-  lda s_single
+  lda s_root_moves
   bne have_moves
   lda #<(-MATE_SCORE)  ; no legal move: lost
   sta s_res_score
@@ -440,9 +434,9 @@ have_moves:
   lda #0
 : sta s_single         ; nonzero only for exactly one legal move
   lda #0
-  sta s_u0             ; s_u0[0] = iteration depth
+  sta s_depth          ; s_depth[0] = iteration depth
 iteration:
-  inc s_u0
+  inc s_depth
   lda #<(-INF_SCORE)
   sta s_alpha_lo
   lda #>(-INF_SCORE)
@@ -458,7 +452,7 @@ iteration:
   jsr ab_node
   lda s_abort
   beq completed
-  lda s_u0             ; stopped by the node cap
+  lda s_depth             ; stopped by the node cap
   cmp #1
   bne done
   lda s_pvlen          ; iteration 1: the best root move so far, if any
@@ -479,7 +473,7 @@ completed:
   sta s_res_score
   lda rv+1
   sta s_res_score+1
-  lda s_u0
+  lda s_depth
   sta s_res_depth
   ldx s_pvlen
   stx s_res_pvlen
@@ -498,7 +492,7 @@ completed:
   SLT16 rv, rv+1, #<(-MATE_BOUND), #>(-MATE_BOUND)
   bmi done
   ldx s_level
-  lda s_u0
+  lda s_depth
   cmp lvl_depth,x
   bcs done
   jmp iteration
@@ -1082,7 +1076,7 @@ swap_tmp = local+2
 .proc lmr_r
   cpx #0
   beq no               ; never at the root
-  lda s_u0,x
+  lda s_depth,x
   cmp #LMR_MIN_DEPTH
   bcc no
   lda s_flags,x
@@ -1104,7 +1098,7 @@ no:
 ; Searches the child of ply X (the move is made: eng_ply = X + 1) to depth
 ; A with the full window (-beta, -alpha); rv = minus its value.
 .proc child_full
-  sta s_u0+1,x
+  sta s_depth+1,x
   cpx #0
   bne :+
   lda #<(-INF_SCORE)   ; -beta = -INF at the root
@@ -1204,20 +1198,20 @@ bonus = local+5         ; the history bonus for the node's depth
   tax
   ldy move_i
   lda ms_from,y
-  cmp killers,x
+  cmp s_killers,x
   bne shift
   lda ms_to,y
-  cmp killers+1,x
+  cmp s_killers+1,x
   beq hist
 shift:
-  lda killers,x
-  sta killers+2,x
-  lda killers+1,x
-  sta killers+3,x
+  lda s_killers,x
+  sta s_killers+2,x
+  lda s_killers+1,x
+  sta s_killers+3,x
   lda ms_from,y
-  sta killers,x
+  sta s_killers,x
   lda ms_to,y
-  sta killers+1,x
+  sta s_killers+1,x
 hist:
   ldy s_level
   lda lvl_flags,y
@@ -1243,7 +1237,7 @@ red:
 got:
   tay                  ; Y = sq90(to, mover)
   ldx ply
-  lda s_u0,x           ; depth, at most 8 counts
+  lda s_depth,x           ; depth, at most 8 counts
   cmp #8
   bcc :+
   lda #8
@@ -1295,13 +1289,13 @@ done:
   asl a
   asl a
   tay
-  lda killers,y
+  lda s_killers,y
   sta killer1_from
-  lda killers+1,y
+  lda s_killers+1,y
   sta killer1_to
-  lda killers+2,y
+  lda s_killers+2,y
   sta killer2_from
-  lda killers+3,y
+  lda s_killers+3,y
   sta killer2_to
   rts
 killers_off:
@@ -1347,7 +1341,7 @@ rfp_margin_hi:  .byte >RFP_MARGIN, >(2 * RFP_MARGIN)
 ; without it T = $7FFF, which no evaluation reaches.
 ; Every other node, and a margin of 0, gets s_fut[ply] = $7FFF, above any
 ; alpha (|alpha| <= INF_SCORE), so ab_node's `s_fut <= alpha` test fails.
-; Input: X = eng_ply, s_u0,x = depth >= 1, s_flags,x, s_alpha.
+; Input: X = eng_ply, s_depth,x = depth >= 1, s_flags,x, s_alpha.
 ; Output: C = 1: cut, rv = beta; C = 0: go on.  X = eng_ply.
 ; Uses local+0..13 (eng_eval_ge).  Clobbers A, Y.
 ; Cycles: 39 when it does not apply; 179 a call of its own on average
@@ -1365,7 +1359,7 @@ window_sum = local+0   ; NULL_WINDOW_BOUNDED's scratch (before eng_eval_ge)
   beq off              ; the root
   lda s_flags,x
   bmi off              ; in check
-  lda s_u0,x
+  lda s_depth,x
   cmp #3
   bcc eval             ; depth <= 2
 off:
@@ -1374,7 +1368,7 @@ off:
 eval:
 .if ::RFP_DEPTH
   .assert MATE_BOUND + RFP_MARGIN * RFP_DEPTH <= $7FFF, error, "prune_setup's T = beta + RFP_MARGIN * depth must fit 16 bits"
-  ldy s_u0,x
+  ldy s_depth,x
   cpy #RFP_DEPTH + 1
   bcs go
   NULL_WINDOW_BOUNDED window_sum, go
@@ -1396,7 +1390,7 @@ go:
   sec
   rts
 fut:
-  ldy s_u0,x
+  ldy s_depth,x
   lda fut_margin_lo-1,y
   ora fut_margin_hi-1,y
   beq none             ; no futility at this depth
@@ -1414,7 +1408,7 @@ none:
 
 ;;
 ; One node of the main search (reference _alphabeta) at ply = eng_ply.
-; Input: s_u0 = depth, s_alpha = alpha, s_flags = S_F_CHECK / S_F_PV of
+; Input: s_depth = depth, s_alpha = alpha, s_flags = S_F_CHECK / S_F_PV of
 ;   this ply; beta = -s_alpha of the ply before (INF at ply 0).
 ; Output: rv = the value (fail-hard), 0 once the search is aborted.
 ; Uses local+0..15 and the per-ply arrays.  Clobbers A, X, Y.
@@ -1436,7 +1430,7 @@ beta = local+12        ; 2 bytes: this node's beta, rebuilt where needed (LOAD_B
   rts
 no_draw:
   ldx eng_ply
-  lda s_u0,x
+  lda s_depth,x
   bne main_search
   stx s_qstart         ; depth 0: quiescence at this ply (qply 0)
   ldy s_level
@@ -1458,7 +1452,7 @@ main_search:
   beq no_null_j
   lda s_flags,x
   bmi no_null_j        ; in check
-  lda s_u0,x
+  lda s_depth,x
   cmp #NULL_MIN_DEPTH
   bcc no_null_j
   NULL_WINDOW_BOUNDED window_sum, no_null_j
@@ -1486,10 +1480,10 @@ main_search:
   jsr flip_side
   lda ply_first,x
   sta ply_first+1,x
-  lda s_u0,x           ; child: depth - 1 - R, window (-beta, -beta + 1)
+  lda s_depth,x           ; child: depth - 1 - R, window (-beta, -beta + 1)
   sec
   sbc #1 + NULL_REDUCTION
-  sta s_u0+1,x
+  sta s_depth+1,x
   lda s_alpha_lo-1,x   ; -beta = alpha(ply - 1)
   sta s_alpha_lo+1,x
   lda s_alpha_hi-1,x
@@ -1536,7 +1530,7 @@ generated:
   lda ply_first,x
   sta s_cur,x
   lda #0
-  sta s_u1,x           ; no best move yet
+  sta s_best,x           ; no best move yet
   sta pv_move_from
   sta pv_move_to
   lda s_flags,x
@@ -1681,7 +1675,7 @@ count:
   and #S_F_LEGAL
   cmp #1
   bne pvs
-  lda s_u0,x           ; the first legal move: full window
+  lda s_depth,x           ; the first legal move: full window
   sec
   sbc #1
   jsr child_full
@@ -1693,7 +1687,7 @@ searched_low:          ; v <= alpha, not aborted
 pvs:                   ; depth - 1 - r, null window (lmr_r inline)
   cpx #0
   beq pvs_full         ; never reduced at the root
-  lda s_u0,x
+  lda s_depth,x
   cmp #LMR_MIN_DEPTH
   bcc pvs_full
   lda s_flags,x
@@ -1704,11 +1698,11 @@ pvs:                   ; depth - 1 - r, null window (lmr_r inline)
   and #S_F_CHECK | S_F_QUIET | S_F_CCHECK
   cmp #S_F_QUIET
   bne pvs_full
-  lda s_u0,x           ; reduced: depth - 2
+  lda s_depth,x           ; reduced: depth - 2
   sbc #2               ; C = 1 from cmp
   jmp pvs_go
 pvs_full:
-  lda s_u0,x
+  lda s_depth,x
   sec
   sbc #1
 pvs_go:                ; child_null and child_go inline
@@ -1723,7 +1717,7 @@ pvs_go:                ; child_null and child_go inline
   bpl searched_low     ; v <= alpha
   jsr lmr_r
   beq no_re
-  lda s_u0,x           ; reduced: again at depth - 1
+  lda s_depth,x           ; reduced: again at depth - 1
   sec
   sbc #1
   jsr child_null
@@ -1737,7 +1731,7 @@ pvs_go:                ; child_null and child_go inline
 no_re:                 ; alpha < v
   RV_LT_BETA
   bpl searched         ; v >= beta
-  lda s_u0,x
+  lda s_depth,x
   sec
   sbc #1
   jsr child_full
@@ -1775,7 +1769,7 @@ raise:
   ldy s_cur,x
   iny
   tya
-  sta s_u1,x           ; best = this move (index + 1)
+  sta s_best,x           ; best = this move (index + 1)
   dey
   jsr pv_update
   jmp next
@@ -1792,7 +1786,7 @@ loop_end:
   sta rv+1
   rts
 some:
-  ldy s_u1,x
+  ldy s_best,x
   beq :+
   dey
   lda ms_to,y
@@ -1829,7 +1823,7 @@ some:
 ; One node of the quiescence search (reference _quiesce) at ply = eng_ply
 ; >= 1, qply = eng_ply - s_qstart.  Input: s_alpha, s_flags (S_F_CHECK) of
 ; this ply; beta = -s_alpha of the ply before.  Output: rv.
-; Uses local+0..15 and the per-ply arrays (s_u0/s_u1 = the stand-pat score
+; Uses local+0..15 and the per-ply arrays (s_delta_lo/s_delta_hi = the stand-pat score
 ; + DELTA_MARGIN, for delta pruning).  Clobbers A, X, Y.
 ; Stand pat asks search_eval_ge whether stand >= beta (lazy evaluation: a
 ; bound may settle it without the exact value, and then beta is returned,
@@ -1882,10 +1876,10 @@ entered:               ; from ab_node: X = eng_ply, ms_top set, qply 0 < qdepth
 : clc                  ; stand + DELTA_MARGIN, for delta pruning
   lda rv
   adc #<DELTA_MARGIN
-  sta s_u0,x
+  sta s_delta_lo,x
   lda rv+1
   adc #>DELTA_MARGIN
-  sta s_u1,x
+  sta s_delta_hi,x
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
   bpl generate         ; stand <= alpha
   lda rv
@@ -1935,10 +1929,10 @@ generated:
   ldx eng_ply
   clc
   lda material_value_lo,y
-  adc s_u0,x
+  adc s_delta_lo,x
   sta reach
   lda material_value_hi,y
-  adc s_u1,x
+  adc s_delta_hi,x
   sta reach+1
   ldy s_cur,x
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, reach, reach+1
