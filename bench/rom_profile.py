@@ -1,4 +1,4 @@
-"""Per-routine cycle profile of the ROM's search (asm/eng_search.s) under py65.
+"""Per-routine cycle profile of the ROM's search (asm/engine/eng_search*.s) under py65.
 
     python -m bench.rom_profile [--level Master] [--positions N] [--skip K] [--top T] [--fen FEN]
 
