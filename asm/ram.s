@@ -39,6 +39,10 @@
 ;
 ; The linker config (xiangqi.cfg) places each segment; a segment that
 ; outgrows its area is a link error, so the budget cannot silently overflow.
+;
+; Bytes with two uses at different times have a name for each: the second
+; (`alias = variable`) is declared beside the storage with the rule that
+; makes the sharing safe, and docs/MEMORY.md lists it under its variable.
 
 .include "global.inc"
 .include "engine/eng.inc"
@@ -184,6 +188,7 @@ perft_leaf:      .res 1    ; perft: ply at which leaves are counted
 ; (ui_board.s, drawn[]); eng_search re-initialises history anyway.
 board:           .res BOARD_SIZE          ; padded 11x14 mailbox, page-aligned
 ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
+eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
 ms_to:           .res MOVE_STACK_ENTRIES
 ms_key:          .res MOVE_STACK_ENTRIES  ; ordering keys (search)
 history:         .res HISTORY_SIZE        ; search: history table (3 x 90)

@@ -7,7 +7,7 @@ addresses and sizes come from rom/xiangqi.map.json (tools.asm --map, written by
 tools/build_rom.py); the purpose of each variable is its comment in
 asm/ram.s, the one file that declares all RAM.  A second name for the same
 bytes (`alias = variable ; purpose` in ram.s, next to the storage) is listed
-under the variable it shares.  tests/test_memory_doc.py
+under the variable it shares, its size left to its purpose.  tests/test_memory_doc.py
 checks that docs/MEMORY.md equals what this module generates, so the
 document cannot drift from the build.
 """
@@ -172,7 +172,7 @@ def render(map_path: Path = MAP) -> str:
     for v in rows:
         lines.append(f"| ${v['address']:04X} | {v['size']} | `{v['name']}` | {v['owner']} | {v['purpose']} |")
         for name, purpose in aliases.get(v["name"], []):
-            lines.append(f"| ${v['address']:04X} | {v['size']} | `{name}` = `{v['name']}` | {v['owner']} | {purpose} |")
+            lines.append(f"| ${v['address']:04X} | | `{name}` = `{v['name']}` | {v['owner']} | {purpose} |")
     del zp
     return "\n".join(lines) + "\n\n" + NOTES
 
