@@ -196,10 +196,10 @@ history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
 s_depth:         .res SEARCH_PLIES        ; search: per main-search ply, the node's depth
 s_best:          .res SEARCH_PLIES        ; search: per main-search ply, the best move's index + 1 (0 = none yet)
 ; A quiescence node keeps stand pat + DELTA_MARGIN (delta pruning's base)
-; in the same bytes: ply p's entries belong to the node at ply p, an ab_node
-; or a q_node, and ab_node at depth 0 reads s_depth before it enters
-; q_node at the same ply, which writes them; no node reads another ply's
-; entries but its child's depth, written before the child is searched.
+; in the same bytes: ply p's entries belong to the one node at ply p, an
+; ab_node or a q_node; ab_node at depth 0 reads s_depth before it enters
+; q_node at the same ply, which then writes them; the only access across
+; plies is a parent writing its child's depth before it searches the child.
 s_delta_lo = s_depth       ; search: per quiescence ply, stand pat + DELTA_MARGIN, low bytes
 s_delta_hi = s_best        ; search: per quiescence ply, stand pat + DELTA_MARGIN, high bytes
 s_nodes:         .res 2                   ; search: nodes searched (output, the UI's progress counter)
