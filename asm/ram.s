@@ -9,7 +9,8 @@
 ;                                                   position 61, undo 11 x 10,
 ;                                                   ply_first 11, perft 4,
 ;                                                   search alpha 22 + cursor 10
-;   engine per ply  $0100-$0171   114   114     0   killers/search scalars 32,
+;   engine per ply  $0100-$0171   114   114     0   killers 16, search flags and
+;                                                   scalars 16,
 ;                                                   rep_key_lo 68, rep_check 9,
 ;                                                   s_fut_lo 4, perft_ovf 1
 ;   UI, page 1      $0172-$01BF    65    78    13   game record 46, sound 6,
@@ -18,11 +19,11 @@
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
 ;   UI BSS          $0300-$0380   129   129     0   vram_queue 64 + 1, attr_shadow 64
-;   engine, page 3  $0381-$03FF   115   127    12   rep_key_hi 68, pv_table 42,
+;   engine, page 3  $0381-$03FF   110   127    17   rep_key_hi 68, PV and result 37,
 ;                                                   s_fut_hi 4, perft_leaf 1
 ;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
 ;                                                   history 270, search 24
-;   total                        2015  2048    33
+;   total                        2010  2048    38
 ;
 ; The per-ply arrays are sized from the levels (tools/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
@@ -38,9 +39,14 @@
 ;
 ; The linker config (xiangqi.cfg) places each segment; a segment that
 ; outgrows its area is a link error, so the budget cannot silently overflow.
+;
+; Bytes with two uses at different times have a name for each: the second
+; (`alias = variable`) is declared beside the storage with the rule that
+; makes the sharing safe, and docs/MEMORY.md lists it under its variable.
 
 .include "global.inc"
 .include "engine/eng.inc"
+.include "engine/search.inc"
 
 .segment "ZEROPAGE"
 local:           .res 16   ; $00-$0F: scratch, see the calling convention
@@ -88,7 +94,7 @@ undo_mterm_hi:   .res ENG_PLIES  ; (high bytes)
 ply_first:       .res SEARCH_PLIES + 1  ; first move-stack entry of each ply's list (search)
 ; perft (eng_perft)
 perft_count:     .res 4    ; leaf count, 32-bit little-endian
-; ---- search (eng_search.s, issue 5; layout in asm/search.inc) ----------
+; ---- search (eng_search*.s; engine/search.inc) ---------------------------
 s_alpha_lo:      .res SEARCH_PLIES + 1  ; search: alpha per ply, low bytes
 s_alpha_hi:      .res SEARCH_PLIES + 1  ; search: alpha per ply, high bytes
 s_cur:           .res SEARCH_PLIES      ; search: move-stack index being searched, per ply
@@ -97,7 +103,15 @@ s_cur:           .res SEARCH_PLIES      ; search: move-stack index being searche
 
 .segment "ENGINE_PLY"
 ; ======================= ENGINE per-ply data ($0100-$017D) =================
-killers:         .res 32   ; search: killers, per-ply flags, scalars (asm/search.inc)
+; ---- search (eng_search*.s; the s_flags bits in engine/search.inc)
+s_killers:       .res KILLER_BYTES  ; search: per main-search ply, killer 1 from, to, killer 2 from, to (0 = none)
+s_flags:         .res S_PLIES  ; search: per ply, S_F_* (in check, on the PV, the move being searched) and the legal-move count
+s_level:         .res 1    ; search: input, the level index (0 = weakest)
+s_abort:         .res 1    ; search: nonzero once the node cap stopped the search
+s_single:        .res 1    ; search: nonzero when the root has exactly one legal move (one iteration)
+s_root_moves = s_single    ; eng_search's count of the legal root moves, before s_single is set from it
+s_qstart:        .res 1    ; search: ply at which the current quiescence began
+s_rep_top:       .res 1    ; search: input, index of the current position in rep_key_*; the search pushes its path
 rep_key_lo:      .res REP_RING_ENTRIES  ; repetition ring: key low bytes
 rep_check:       .res (REP_RING_ENTRIES + 7) / 8  ; in-check bit per ring entry
 s_fut_lo:        .res SEARCH_MAX_DEPTH    ; search: futility threshold per main-search ply, low bytes
@@ -158,7 +172,14 @@ attr_shadow:     .res 64   ; what the attribute table at $23C0 holds
 .segment "ENGINE_LO"
 ; ======================= ENGINE (rest of page 3) ===========================
 rep_key_hi:      .res REP_RING_ENTRIES  ; repetition ring: key high bytes
-pv_table:        .res 42   ; search: triangular PV and the result (asm/search.inc)
+pv_from:         .res PV_TRI  ; search: triangular PV, from squares (row p at pv_row[p]: up to SEARCH_MAX_DEPTH - p moves)
+pv_to:           .res PV_TRI  ; search: triangular PV, to squares
+s_pvlen:         .res SEARCH_MAX_DEPTH + 1  ; search: PV length per ply
+s_res_from:      .res SEARCH_MAX_DEPTH  ; search output: the PV, from squares
+s_res_to:        .res SEARCH_MAX_DEPTH  ; search output: the PV, to squares
+s_res_pvlen:     .res 1    ; search output: PV length (0 = no legal move)
+s_res_depth:     .res 1    ; search output: depth of the last completed iteration
+s_res_score:     .res 2    ; search output: score, signed 16-bit
 s_fut_hi:        .res SEARCH_MAX_DEPTH    ; search: futility threshold (static eval + margin), high bytes
 perft_leaf:      .res 1    ; perft: ply at which leaves are counted
 ; ==========================================================================
@@ -170,12 +191,20 @@ perft_leaf:      .res 1    ; perft: ply at which leaves are counted
 ; (ui_board.s, drawn[]); eng_search re-initialises history anyway.
 board:           .res BOARD_SIZE          ; padded 11x14 mailbox, page-aligned
 ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
+eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
 ms_to:           .res MOVE_STACK_ENTRIES
 ms_key:          .res MOVE_STACK_ENTRIES  ; ordering keys (search)
 history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
-; ---- search (eng_search.s, issue 5; layout in asm/search.inc) ----------
-s_u0:            .res SEARCH_PLIES        ; search: depth (main) / stand-pat low (quiescence), per ply
-s_u1:            .res SEARCH_PLIES        ; search: best move index + 1 (main) / stand-pat high, per ply
+; ---- search (eng_search*.s; engine/search.inc) ---------------------------
+s_depth:         .res SEARCH_PLIES        ; search: per main-search ply, the node's depth
+s_best:          .res SEARCH_PLIES        ; search: per main-search ply, the best move's index + 1 (0 = none yet)
+; A quiescence node keeps stand pat + DELTA_MARGIN (delta pruning's base)
+; in the same bytes: ply p's entries belong to the one node at ply p, an
+; ab_node or a q_node; ab_node at depth 0 reads s_depth before it enters
+; q_node at the same ply, which then writes them; the only access across
+; plies is a parent writing its child's depth before it searches the child.
+s_delta_lo = s_depth       ; search: per quiescence ply, stand pat + DELTA_MARGIN, low bytes
+s_delta_hi = s_best        ; search: per quiescence ply, stand pat + DELTA_MARGIN, high bytes
 s_nodes:         .res 2                   ; search: nodes searched (output, the UI's progress counter)
 s_lfsr:          .res 2                   ; search: seed (input), then the noise LFSR
 ; ---- end of search ---------------------------------------------------------
@@ -192,4 +221,4 @@ s_lfsr:          .res 2                   ; search: seed (input), then the noise
 .assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "tools/romengine's ENGINE_STACK_RESERVE is 16"
 .assert board = $0400, error, "board must start page $04 (no page crossing in board,x)"
 .assert piece_sq >= $10, error, "piece_sq-$10,x must be a zero-page operand"
-.assert killers = $0100, error, "engine per-ply data must start page 1"
+.assert s_killers = $0100, error, "engine per-ply data must start page 1"

@@ -1,4 +1,4 @@
-"""Per-routine cycle profile of the ROM's search (asm/eng_search.s) under py65.
+"""Per-routine cycle profile of the ROM's search (asm/engine/eng_search*.s) under py65.
 
     python -m bench.rom_profile [--level Master] [--positions N] [--skip K] [--top T] [--fen FEN]
 
@@ -19,6 +19,12 @@ left by an abnormal unwind (TXS) close at the next RTS above them.
 
 --lines ROUTINE adds the routine's costliest instructions (cycles per address,
 with the source line from rom/xiangqi.lst, macro expansions included).
+
+--pages adds the taken branches whose target is on another page (each costs
+one more cycle; moving code moves them): the total per routine and the
+costliest branches.  A change that only moves code (a file split, a new
+routine before the search) changes the cycle count by exactly the change
+of this total.
 
 Also prints nodes, cycles and cycles/node (the same numbers as
 bench.rom_search_bench) so an optimisation can be judged on one run.
@@ -42,6 +48,9 @@ from tools.romengine import _Stop  # noqa: E402
 from tools.romsearch import NES_HZ, RomSearch, game_position  # noqa: E402
 
 
+BRANCH_OPS = frozenset((0x10, 0x30, 0x50, 0x70, 0x90, 0xB0, 0xD0, 0xF0))   # BPL .. BEQ
+
+
 class Profile:
     """Exclusive / inclusive cycles and call counts per routine."""
 
@@ -54,6 +63,7 @@ class Profile:
         self.calls: Counter = Counter()
         self.total = 0
         self.pcs: Counter = Counter()    # cycles per instruction address
+        self.page_cross: Counter = Counter()   # taken branches to another page, per branch address
 
     def name_at(self, pc: int) -> str:
         return self.names[bisect.bisect_right(self.starts, pc) - 1]
@@ -62,7 +72,7 @@ class Profile:
         """rs.search with the profile on (a slower copy of Cpu.call's loop)."""
         cpu = rs.eng.cpu
         real_call = cpu.call
-        excl, incl, calls, pcs = self.excl, self.incl, self.calls, self.pcs
+        excl, incl, calls, pcs, cross = self.excl, self.incl, self.calls, self.pcs, self.page_cross
         starts, names = self.starts, self.names
         # one name index per PC, cached
         cache: dict[int, str] = {}
@@ -98,6 +108,8 @@ class Profile:
                         nm = cache[pc] = names[bisect.bisect_right(starts, pc) - 1]
                     excl[nm] += c
                     pcs[pc] += c
+                    if op in BRANCH_OPS and (mpu.pc ^ (pc + 2)) & 0xFF00:
+                        cross[pc] += 1
                     if op == 0x20:                       # JSR: cycles of the JSR go to the callee
                         callee = cache.get(mpu.pc)
                         if callee is None:
@@ -163,6 +175,20 @@ def line_table(prof: Profile, routine: str, top: int) -> list[str]:
     return out
 
 
+def page_table(prof: Profile, top: int) -> list[str]:
+    """Taken branches to another page: the total per routine, then the costliest branches."""
+    src = listing_lines()
+    per: Counter = Counter()
+    for pc, n in prof.page_cross.items():
+        per[prof.name_at(pc)] += n
+    out = [f"Taken branches to another page: {sum(per.values()):,} cycles", "",
+           "| routine | cycles |", "|---|---|"]
+    out += [f"| `{r}` | {n:,} |" for r, n in per.most_common(top)]
+    out += ["", "| branch | cycles | source |", "|---|---|---|"]
+    out += [f"| ${pc:04X} | {n:,} | `{src.get(pc, '?')}` |" for pc, n in prof.page_cross.most_common(top)]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.rom_profile")
     ap.add_argument("--level", default="Master")
@@ -172,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=30, help="routines to list")
     ap.add_argument("--lines", action="append", default=[], metavar="ROUTINE",
                     help="also list the costliest instructions of ROUTINE (repeatable)")
+    ap.add_argument("--pages", action="store_true", help="also list the taken branches to another page")
     args = ap.parse_args(argv)
     rs = RomSearch()
     fens = [args.fen] if args.fen else suite_fens()[args.skip:args.skip + args.positions]
@@ -190,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     for routine in args.lines:
         print()
         print("\n".join(line_table(prof, routine, args.top)))
+    if args.pages:
+        print()
+        print("\n".join(page_table(prof, args.top)))
     return 0
 
 

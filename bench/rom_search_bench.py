@@ -1,4 +1,4 @@
-"""NES time of the ROM's search (asm/eng_search.s) under py65, per level.
+"""NES time of the ROM's search (asm/engine/eng_search*.s) under py65, per level.
 
     python -m bench.rom_search_bench [--levels A,B] [--positions N] [--profile K] [--check]
 

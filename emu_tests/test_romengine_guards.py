@@ -117,7 +117,7 @@ def test_the_engine_map_excludes_the_ui_and_the_hardware():
         assert isinstance(eng.mem[eng.sym(name)], _Unmapped), name
     for addr in (0x2000, 0x2007, 0x4014, 0x4016, 0x0800, 0x6000):
         assert isinstance(eng.mem[addr], _Unmapped), hex(addr)
-    for name in ("piece_sq", "board", "ms_key", "killers", "rep_key_hi", "history"):
+    for name in ("piece_sq", "board", "ms_key", "s_killers", "rep_key_hi", "history"):
         assert not isinstance(eng.mem[eng.sym(name)], _Unmapped), name
 
 

@@ -2,7 +2,7 @@
 (Searcher._gen_key, _quiet_key, _scan; docs/ENGINE.md "Move ordering keys")
 routine by routine, on lists placed anywhere in the move stack: the keys
 eng_gen writes as it pushes (asm/eng_movegen.s) with score_moves' first pick
-and PV move, then score_quiets and pick (asm/eng_search.s).  A list that ends
+and PV move, then score_quiets and pick (asm/engine/eng_search_order.s).  A list that ends
 at the last entry (MOVE_STACK_ENTRIES) is the case the searches rarely
 reach: score_quiets' and pick's sentinels then borrow the byte after their
 array, which must come back unchanged (the canaries).
@@ -21,8 +21,6 @@ from tools.romsearch import RomSearch
 
 ENTRIES = 192                      # config/search.yaml move_stack_entries
 PLY = 2                            # a main-search ply with killers
-PVF, PVT = 6, 7                    # pvf / pvt (local+6, local+7)
-BI = 0                             # bi (local+0)
 FENS = suite_fens()[:8]
 CANARY = {"ms_to": 0x3C, "ms_key": 0x5A, "history": 0xA5}   # the byte at offset 0 of each
 
@@ -75,11 +73,12 @@ def test_keys_and_picks_equal_reference(rs, fen, at_end):
     pv = rng.choice(moves + [0])
 
     # generation: the PV move and the captures only
-    eng.poke("local", [pv & 0xFF, pv >> 8], offset=PVF)
+    rs.wr("pv_move_from", [pv & 0xFF])
+    rs.wr("pv_move_to", [pv >> 8])
     eng.call("score_moves", x=PLY)
     keys = [s._gen_key(m, pv) for m in moves]
     assert eng.peek("ms_key", n, first) == keys
-    assert eng.peek("local")[BI] == first + s._scan(keys, 0)
+    assert rs.rd("pick_best") == first + s._scan(keys, 0)
     assert canaries_kept(rs)
 
     # the picks of the PV move and the captures (the reference's swaps)
@@ -100,12 +99,12 @@ def test_keys_and_picks_equal_reference(rs, fen, at_end):
         put_list(rs, first, moves, keys)
         eng.poke("history", s.hist)
         k1, k2 = s.killers[PLY]
-        rs.wr("killers", [k1 & 0xFF, k1 >> 8, k2 & 0xFF, k2 >> 8], 4 * PLY)
+        rs.wr("s_killers", [k1 & 0xFF, k1 >> 8, k2 & 0xFF, k2 >> 8], 4 * PLY)
         eng.call("score_quiets", a=mode, y=first + i)
         want = keys[:i] + [s._quiet_key(m, PLY, quiet_order) for m in moves[i:]]
         assert eng.peek("ms_key", n, first) == want
         best = s._scan(want, i)
-        assert eng.peek("local")[BI] == first + best
+        assert rs.rd("pick_best") == first + best
         assert (eng.cpu.mpu.a, eng.cpu.mpu.y) == (want[best], first + i)
         assert eng.peek("history")[0] == s.hist[0]        # its first entry, not a canary here
         eng.poke("history", [CANARY["history"]])
@@ -118,6 +117,6 @@ def test_keys_and_picks_equal_reference(rs, fen, at_end):
         put_list(rs, first, moves, want)
         eng.call("pick", x=PLY, y=first + i + 1)
         best = s._scan(want, i + 1)
-        assert eng.peek("local")[BI] == first + best
+        assert rs.rd("pick_best") == first + best
         assert (eng.cpu.mpu.a, eng.cpu.mpu.y) == (want[best], first + i + 1)
         assert canaries_kept(rs)

@@ -1,4 +1,4 @@
-"""The ROM's search (asm/eng_search.s) returns the same move, score, node
+"""The ROM's search (asm/engine/eng_search*.s) returns the same move, score, node
 count, depth and PV as the reference Searcher, for every level, on the fixed
 suite emu_tests/search_suite.fen (101 positions: the 40 bench middlegames,
 openings, endgames, mates, repetitions with game history, single-legal-move

@@ -23,3 +23,16 @@ def test_budget_fits_and_stack_is_64_bytes():
     assert all(r["headroom"] >= 0 for r in rows.values())
     assert rows["STACK"]["range"] == "$01C0-$01FF" and rows["STACK"]["used"] == 64
     assert rows["ENGINE_BSS"]["range"].startswith("$0400")
+
+
+def test_ram_aliases_name_their_variables_bytes():
+    """A second name declared in ram.s (`alias = variable ; purpose`) is
+    exported at its variable's address and says what it holds."""
+    ensure_rom()
+    m = memory_map.load()
+    aliases = memory_map.ram_aliases()
+    assert aliases
+    for variable, names in aliases.items():
+        for name, purpose in names:
+            assert m["exports"][name] == m["labels"][variable], (name, variable)
+            assert purpose, name

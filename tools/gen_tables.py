@@ -97,7 +97,7 @@ def _level_text(name: str) -> str:
     return t[:8].ljust(8)
 
 
-# The pruning knobs both engines implement (asm/eng_search.s prune_setup,
+# The pruning knobs both engines implement (asm/engine/eng_search_prune.s,
 # ab_node's futility test and q_node's exchange test); the others exist only
 # in reference_py.
 ROM_PRUNING = ("futility_margin1", "futility_margin2", "rfp_depth", "rfp_margin", "qs_exchange")
@@ -326,9 +326,9 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
           "; ---- evaluation bounds the build checked (_check_eval; asm/eng_eval.s)",
           f"WEAKNESS_MAX     = {WEAKNESS_MAX}   ; the per-piece terms against one side, at most",
           f"EVAL_ABS_MAX     = ${EVAL_ABS_MAX:04X} ; |the evaluation and its intermediates|, at most"]
-    # search (issue 5, asm/eng_search.s): reductions, bounds and the per-ply
+    # search (issue 5, asm/engine/eng_search*.s): reductions, bounds and the per-ply
     # array sizes the levels need (ply_sizes; the PV rows at plies below depth)
-    c += ["; ---- search (asm/eng_search.s; search.py constants and level maxima)",
+    c += ["; ---- search (asm/engine/eng_search*.s; search.py constants and level maxima)",
           f"NULL_MIN_DEPTH   = {scfg.null_move_min_depth}   ; config/search.yaml", f"NULL_REDUCTION   = {S.NULL_REDUCTION}",
           f"LMR_MIN_DEPTH    = {S.LMR_MIN_DEPTH}", f"LMR_MIN_MOVES    = {S.LMR_MIN_MOVES}",
           f"MATE_BOUND       = {S.MATE_BOUND}",

@@ -3,9 +3,11 @@
     python -m tools.memory_map            # print docs/MEMORY.md to stdout
     python -m tools.memory_map --write    # (re)write docs/MEMORY.md
 
-Addresses and sizes come from rom/xiangqi.map.json (tools.asm --map, written by
+addresses and sizes come from rom/xiangqi.map.json (tools.asm --map, written by
 tools/build_rom.py); the purpose of each variable is its comment in
-asm/ram.s, the one file that declares all RAM.  tests/test_memory_doc.py
+asm/ram.s, the one file that declares all RAM.  A second name for the same
+bytes (`alias = variable ; purpose` in ram.s, next to the storage) is listed
+under the variable it shares, its size left to its purpose.  tests/test_memory_doc.py
 checks that docs/MEMORY.md equals what this module generates, so the
 document cannot drift from the build.
 """
@@ -63,6 +65,16 @@ def ram_comments(ram_s: Path = RAM_S) -> dict[str, str]:
         mt = re.match(r"^(\w+):\s+\.res\s+[^;]*;?\s*(.*)$", line)
         if mt:
             out[mt.group(1)] = mt.group(2).strip()
+    return out
+
+
+def ram_aliases(ram_s: Path = RAM_S) -> dict[str, list[tuple[str, str]]]:
+    """{variable: [(alias, purpose), ...]} from ram.s lines `alias = variable ; purpose`."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for line in Path(ram_s).read_text().splitlines():
+        mt = re.match(r"^(\w+)\s*=\s*(\w+)\s*;?\s*(.*)$", line)
+        if mt:
+            out.setdefault(mt.group(2), []).append((mt.group(1), mt.group(3).strip()))
     return out
 
 
@@ -152,8 +164,15 @@ def render(map_path: Path = MAP) -> str:
               "($01C0-$01FF; the engine alone stays above $01D0, checked by tools/romengine) and the 16 locals are shared scratch.", "",
               "## Variables", "",
               "| address | size | name | owner | purpose |", "|---|---:|---|---|---|"]
-    for v in variables(map_path):
+    aliases = ram_aliases()
+    rows = variables(map_path)
+    unknown = sorted(set(aliases) - {v["name"] for v in rows})
+    if unknown:
+        raise ValueError(f"{RAM_S}: an alias names {', '.join(unknown)}, which is not a RAM label of the build")
+    for v in rows:
         lines.append(f"| ${v['address']:04X} | {v['size']} | `{v['name']}` | {v['owner']} | {v['purpose']} |")
+        for name, purpose in aliases.get(v["name"], []):
+            lines.append(f"| ${v['address']:04X} | | `{name}` = `{v['name']}` | {v['owner']} | {purpose} |")
     del zp
     return "\n".join(lines) + "\n\n" + NOTES
 

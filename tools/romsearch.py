@@ -11,7 +11,7 @@
 The driver is tools/romengine.RomEngine (py65 with its guards: undocumented
 opcodes, out-of-map reads and writes, jumps into RAM, the stack floor and a
 cycle limit per call).  How a search is started (eng_search's header in
-asm/eng_search.s is the contract):
+asm/engine/eng_search.s is the contract):
 
   1. eng_load the position (any slot order: eng_search rebuilds it);
   2. the repetition history: the keys and in-check flags of the game's last
@@ -72,6 +72,9 @@ class RomSearch:
         a = self.sym[name]
         return self.mem[a] | (self.mem[a + 1] << 8)
 
+    def wr16(self, name: str, value: int) -> None:
+        self.wr(name, [value & 0xFF, (value >> 8) & 0xFF])
+
     def wr(self, name: str, values, offset: int = 0) -> None:
         a = self.sym[name] + offset
         vals = list(values)
@@ -88,13 +91,14 @@ class RomSearch:
 
     def eval_ge(self, pos: Position, set_name: str, threshold: int, load: bool = True) -> tuple[bool, int | None, int]:
         """eng_eval_ge of pos with T = threshold: (e >= T, e when below T else
-        None, cycles).  Checks that T (local+12..13) and local+14..15 are kept."""
+        None, cycles).  Checks that T (eval_t) and rv are kept."""
         if load:
             self.eng.load(pos, self.sets.index(set_name))
         t = threshold & 0xFFFF
-        self.mem[12:16] = [t & 0xFF, t >> 8, 0x5A, 0xA5]
+        self.wr16("eval_t", t)
+        self.wr16("rv", 0xA55A)
         cycles = self.eng.call("eng_eval_ge")
-        assert list(self.mem[12:16]) == [t & 0xFF, t >> 8, 0x5A, 0xA5], "eng_eval_ge changed local+12..15"
+        assert (self.rd16("eval_t"), self.rd16("rv")) == (t, 0xA55A), "eng_eval_ge changed eval_t or rv"
         m = self.eng.cpu.mpu
         if m.p & 1:
             return False, _s16(m.a | (m.x << 8)), cycles
@@ -111,7 +115,7 @@ class RomSearch:
         out = []
         for _ in range(count):
             self.eng.call("search_eval")
-            out.append(_s16(self.mem[14] | (self.mem[15] << 8)))     # rv = local+14
+            out.append(_s16(self.rd16("rv")))
         return out
 
     # ---------------------------------------------------------- search

@@ -49,7 +49,7 @@ kq   = local+4         ; WEAKNESS: the own king's square (ev_cannon)
 kf   = local+5         ;   and its file ($7F: no king, no file)
 wsum = local+6         ; ev_cannon: the weakness being summed
 wown = local+7         ; the side to move's weakness
-tlim = local+12        ; 2 bytes: eng_eval_ge's T (kept)
+; eng_eval_ge's T: eval_t (search.inc), local+12..13, kept
 ; eng_mterm_calc:
 dif  = local+2         ; a signed count (MULADD)
 cdif = local+3         ; own - enemy cannons
@@ -253,7 +253,7 @@ skip:
   HORSE_LEGS own+SLOT_HORSE+1
 .endmacro
 
-;; acc -= A (the side to move's weakness); then, when acc >= T (tlim),
+;; acc -= A (the side to move's weakness); then, when acc >= T (eval_t),
 ;; return with C = 0: e >= acc since the enemy's weakness is >= 0.
 ;; Else fall through.  Clobbers A.  32 cycles to `below` (40 with the RTS).
 .macro OWN_BOUND
@@ -266,9 +266,9 @@ skip:
   bcs no_borrow
   dec acc+1
 no_borrow:
-  cmp tlim             ; A = acc (lo)
+  cmp eval_t           ; A = acc (lo)
   lda acc+1
-  sbc tlim+1
+  sbc eval_t+1
   bvc no_overflow
   eor #$80
 no_overflow:
@@ -302,9 +302,9 @@ below:
 ;   sides' weaknesses separately and compares with T).
 .proc eng_eval
   lda #$FF
-  sta tlim
+  sta eval_t
   lda #$7F
-  sta tlim+1
+  sta eval_t+1
   ; (falls into eng_eval_ge)
 .endproc
 
@@ -357,9 +357,9 @@ knowledge:
   sta acc+1
   jmp black_weakness
 compare:               ; A = acc (lo): C = 1 when e < T
-  cmp tlim
+  cmp eval_t
   lda acc+1
-  sbc tlim+1
+  sbc eval_t+1
   bvc :+
   eor #$80
 : asl a

@@ -31,7 +31,7 @@ gk_t     = local+1     ; gk_step: the target's offset
 gk_k     = local+6     ; the capturer's kind
 gk_y     = local+7     ; gk_step: Y kept
 gen_best = local+8     ; the best key so far + 1 (1: none yet)
-gen_bi   = local+9     ; its entry (the list's first entry when no capture)
+; its entry (the list's first entry when no capture): gen_bi (eng.inc)
 
 ; ---------------------------------------------------------------- macros
 ; Each push checks the capacity first: a list that does not fit makes the

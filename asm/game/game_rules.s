@@ -448,7 +448,7 @@ all_checks:
   sec
   sbc local+11
   tay
-  jsr rep_check_bit      ; (eng_search.s) Z = 0: set
+  jsr rep_check_bit      ; (eng_search_draw.s) Z = 0: set
   beq @not_all
   inc local+11
   inc local+11

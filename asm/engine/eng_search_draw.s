@@ -1,0 +1,161 @@
+; eng_search_draw.s: the draw rules of a search node (draw_score: the
+; move-count draw, repetitions and perpetual check, reference _draw_score)
+; and the repetition ring's in-check bits (rep_check_bit; also read by
+; game_rules.s).  ab_node pushes the search path onto the ring (its
+; push_history step, with rep_byte / rep_mask).
+
+.include "global.inc"
+.include "eng.inc"
+.include "search.inc"
+.include "search_macros.inc"
+
+.segment "ENGINE_DATA"
+; 1 << i
+bit_mask:
+  .byte $01, $02, $04, $08, $10, $20, $40, $80
+; entry i of the repetition ring: its rep_check byte (i >> 3) and bit mask
+rep_byte:
+  .repeat REP_RING_ENTRIES, i
+  .byte i >> 3
+  .endrepeat
+rep_mask:
+  .repeat REP_RING_ENTRIES, i
+  .byte 1 << (i & 7)
+  .endrepeat
+
+.segment "ENGINE_CODE"
+
+;;
+; Z = 0 when bit Y of rep_check is set (ring entry Y: the side to move
+; was in check there).  Clobbers A, X.
+.proc rep_check_bit
+  tya
+  and #7
+  tax
+  tya
+  lsr a
+  lsr a
+  lsr a
+  tay
+  lda rep_check,y
+  and bit_mask,x
+  rts
+.endproc
+
+;;
+; The draw rules at a node with ply > 0 (reference _draw_score).
+; Output: C = 1 and rv = the score when the node is a draw (or a
+; perpetual check), else C = 0.  Uses local+0..7.  Clobbers A, X, Y.
+; The repetition scan compares keys[n - k] with keys[n] for k = 4, 6, ..
+; up to min(clock, n), walking Y = n - k down by 2 (about 21 cycles a step).
+; Cycles: 34 per call on average (bench.rom_profile, Hard).
+.proc draw_score
+k    = local+0         ; plies back to the repeated position
+n    = local+1         ; ring index of the current position (s_rep_top)
+jj   = local+2         ; the check walk's j
+opp  = local+3         ; nonzero: the side that just moved checked on every move
+stm  = local+4         ; nonzero: the side to move checked on every move
+klo  = local+5         ; keys[n]
+khi  = local+6
+ylast = local+7        ; the last Y to compare (n - min(clock, n)) + 2
+  lda eng_clock
+  cmp #DRAW_PLIES
+  bcc rep
+  RV_ZERO
+  sec
+  rts
+rep:                   ; A = clock
+  ldx s_rep_top
+  stx n
+  cpx eng_clock
+  bcs :+               ; n >= clock: the limit is clock
+  txa                  ; else n
+: cmp #4
+  bcc none             ; no k to try
+  sta ylast
+  txa
+  sec
+  sbc ylast            ; n - limit
+  adc #1               ; C = 1: + 2
+  sta ylast
+  lda rep_key_lo,x
+  sta klo
+  lda rep_key_hi,x
+  sta khi
+  txa
+  sec
+  sbc #4
+  tay                  ; Y = n - 4
+loop:
+  lda rep_key_lo,y
+  cmp klo
+  beq maybe
+next:
+  cpy ylast
+  bcc none             ; k + 2 > limit
+  dey
+  dey
+  bcs loop             ; always (C = 1 from cpy)
+none:
+  clc
+  rts
+maybe:
+  lda rep_key_hi,y
+  cmp khi
+  bne next
+  sty k                ; k = n - Y
+  lda n
+  sec
+  sbc k
+  sta k
+found:
+  ; opp = all checks[n - j] for j = 0, 2, .., k - 2; stm for j = 1, 3, .., k - 1
+  lda #1
+  sta opp
+  sta stm
+  lda #0
+  sta jj
+walk:
+  lda n
+  sec
+  sbc jj
+  tay
+  jsr rep_check_bit
+  bne :+
+  lda #0
+  sta opp
+: lda n
+  sec
+  sbc jj
+  tay
+  dey
+  jsr rep_check_bit
+  bne :+
+  lda #0
+  sta stm
+: inc jj
+  inc jj
+  lda jj
+  cmp k
+  bcc walk
+  RV_ZERO
+  lda opp
+  beq :+
+  lda stm
+  bne draw
+  lda #<PERPETUAL_CHECK   ; the side that just moved checked throughout
+  sta rv
+  lda #>PERPETUAL_CHECK
+  sta rv+1
+  sec
+  rts
+: lda stm
+  beq draw
+  lda #<(-PERPETUAL_CHECK)
+  sta rv
+  lda #>(-PERPETUAL_CHECK)
+  sta rv+1
+draw:
+  sec
+  rts
+.endproc

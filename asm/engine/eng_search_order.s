@@ -1,0 +1,484 @@
+; eng_search_order.s: move ordering (docs/ENGINE.md "Move ordering keys"):
+; the keys of a new list (score_moves: the PV move; the generators key the
+; captures as they push), the lazy keys of the quiet moves (score_quiets:
+; killers and history, set up by key_setup), the selection picks (pick,
+; pick_swap; ab_node's NEXT_PICK has an inline copy of pick's scan) and a
+; quiet move's reward after a cut-off or as the best move (reward: killers
+; and history).
+
+.include "global.inc"
+.include "eng.inc"
+.include "search.inc"
+.include "search_macros.inc"
+
+;; The key loop of score_quiets for one side (sq90tab = sq90_red or
+;; sq90_black): every entry from X up to the sentinel from square $FF is a
+;; quiet move.  Two copies of the per-move body: the fast one (at `same`)
+;; serves pieces whose from square is not a killer's (so the key is the
+;; history key) while history is on; the general one (at `s_same`) serves
+;; every other piece with the reference's order of tests (killer 1, killer
+;; 2, history or 0).  Each copy has its own head for a new from square
+;; (`new_piece` while history is on, `s_new_piece` while it is off): the
+;; fast head tests the from square against killer1_from and killer2_from
+;; (0 when unused: never a square) before it looks the mover's history row
+;; up; the general copy returns to the head of the mode.  best_key1 holds
+;; the best key + 1 (keys here are at most 127), so one `cmp best_key1 /
+;; bcc` keeps the first best entry.  Names score_quiets' locals.
+.macro QUIET_LIST sq90tab
+  .local new_piece, to_slow, scored, same, store, next, s_same
+  .local s_killer2, s_hist, s_zero, s_store, s_next, s_new_piece, s_piece, s_scored
+  lda ms_from,x
+  bit key_mode
+  bvs new_piece
+  jmp s_new_piece
+new_piece:             ; A = the from square of entry X, a new piece
+  cmp #$FF
+  beq scored           ; the sentinel: the list is keyed
+  sta lastf
+  cmp killer1_from
+  beq to_slow
+  cmp killer2_from
+  beq to_slow
+  tay
+  lda board,y
+  tay
+  lda code_kind-CODE_BASE,y
+  tay
+  lda hist_row_lo,y
+  sta hist_row
+  lda hist_row_hi,y
+  sta hist_row+1
+  ; ---- fast copy: history keys
+same:
+  ldy ms_to,x
+  lda sq90tab,y        ; history[class(mover)][sq90(to, side)] >> 1, at most 125
+  tay
+  lda (hist_row),y
+  lsr a
+  cmp #KEY_KILLER2 - 1
+  bcc store
+  lda #KEY_KILLER2 - 1
+store:
+  sta ms_key,x
+  cmp best_key1        ; higher than the best so far
+  bcc next
+  adc #0               ; C = 1: key + 1
+  sta best_key1
+  stx pick_best
+next:
+  inx
+  lda ms_from,x
+  cmp lastf
+  beq same
+  jmp new_piece
+to_slow:               ; A = lastf
+  jmp s_piece
+scored:
+  rts
+  ; ---- general copy (reference _quiet_key order: killers, history)
+s_piece:               ; A = lastf
+  tay
+  lda board,y
+  tay
+  lda code_kind-CODE_BASE,y
+  tay
+  lda hist_row_lo,y
+  sta hist_row
+  lda hist_row_hi,y
+  sta hist_row+1
+s_same:
+  ldy ms_to,x
+  bit key_mode
+  bpl s_hist
+  lda lastf
+  cmp killer1_from
+  bne s_killer2
+  cpy killer1_to
+  bne s_killer2
+  lda #KEY_KILLER1
+  bne s_store          ; always
+s_killer2:             ; A = lastf
+  cmp killer2_from
+  bne s_hist
+  cpy killer2_to
+  bne s_hist
+  lda #KEY_KILLER2
+  bne s_store          ; always
+s_hist:
+  bit key_mode
+  bvc s_zero
+  lda sq90tab,y
+  tay
+  lda (hist_row),y
+  lsr a
+  cmp #KEY_KILLER2 - 1
+  bcc s_store
+  lda #KEY_KILLER2 - 1
+  bne s_store          ; always
+s_zero:
+  lda #0
+s_store:
+  sta ms_key,x
+  cmp best_key1
+  bcc s_next
+  adc #0               ; C = 1: key + 1
+  sta best_key1
+  stx pick_best
+s_next:
+  inx
+  lda ms_from,x
+  cmp lastf
+  beq s_same
+  bit key_mode
+  bvc s_new_piece
+  jmp new_piece
+s_new_piece:           ; A = the from square of entry X, a new piece
+  cmp #$FF
+  beq s_scored
+  sta lastf
+  jmp s_piece
+s_scored:
+  rts
+.endmacro
+
+.assert KEY_KILLER1 < KEY_CAPTURE, error, "quiet keys must stay below every capture key (bit 7 clear)"
+.assert KEY_CAPTURE = $80, error, "NEXT_PICK and score_moves tell captures from quiet keys by bit 7"
+
+.segment "ENGINE_DATA"
+; history row per piece kind: rook 0, cannon 90, the others 180
+hist_row_lo:
+  .byte <(history+180), <(history+180), <(history+180), <(history+180)
+  .byte <(history+180), <(history+0), <(history+90), <(history+180)
+hist_row_hi:
+  .byte >(history+180), >(history+180), >(history+180), >(history+180)
+  .byte >(history+180), >(history+0), >(history+90), >(history+180)
+
+.segment "ENGINE_CODE"
+
+;;
+; The keys of a new list, entries ply_first[X] .. ply_first[X+1]-1
+; (reference _gen_key): 255 for the PV move (pv_move_from / pv_move_to;
+; pv_move_from = 0: none), MVV-LVA for captures (138..207, mvv_lva), and
+; KEY_QUIET = 0 for every quiet move: score_quiets keys those only when a
+; pick first finds no capture and no PV move left (NEXT_PICK).  Also the
+; first entry with the highest key (pick_best): the first pick (the list's
+; first entry when it has no capture and no PV move).
+; eng_gen / eng_gen_captures write the quiet and capture keys as they push
+; the moves and leave the first entry with the highest of them in gen_bi
+; (eng_movegen.s); here only the PV move (only at nodes on the previous
+; PV) is looked for.  Must follow the list's generation (only pv_move_from
+; / pv_move_to may be written in between).
+; Input: X = ply, pv_move_from / pv_move_to, gen_bi.  Output: pick_best.
+; Uses local+0, 13.  Clobbers A, X, Y.
+; Cycles: 15 without a PV move; at a PV node about 30 plus 18 per entry up
+;   to the PV move.
+.proc score_moves
+list_end = local+13    ; the list's end
+  lda gen_bi
+  sta pick_best
+  lda pv_move_from
+  beq done
+  ldy ply_first+1,x
+  sty list_end
+  lda ply_first,x
+  tax
+  cpx list_end
+  bcs done             ; an empty list
+pv_loop:
+  lda ms_from,x
+  cmp pv_move_from
+  bne pv_next
+  lda ms_to,x
+  cmp pv_move_to
+  beq pv_found
+pv_next:
+  inx
+  cpx list_end
+  bcc pv_loop
+done:
+  rts
+pv_found:
+  lda #KEY_PV
+  sta ms_key,x
+  stx pick_best        ; $FF: no other key is as high
+  rts
+.endproc
+
+;;
+; The selection scan of a later pick (reference _scan): the first entry of
+; Y..end-1 with the highest key.  Input: Y = i > the list's first entry
+; (the first pick is score_moves'), X = ply.
+; Output: pick_best, A = its key, pick_bound = the previous pick's key,
+; Y = i; NEXT_PICK then keys the quiet moves if needed and swaps entry
+; pick_best into entry i.
+; Uses local+0..5.  Clobbers X.
+; The key of entry i - 1 (the previous pick) bounds every key left, so the
+; scan stops at the first entry that reaches it; otherwise it runs up to
+; the sentinel key $FF written at entry end (no other key is $FF: only the
+; PV move's, which the first pick took; a key reaching $FF stops at the
+; bound anyway).  About 9 cycles per entry scanned (4 per unrolled pass),
+; about 40 per call besides.
+; ab_node has an inline copy of the scan (NEXT_PICK ..., 1) and calls pick
+; only for a list that ends at MOVE_STACK_ENTRIES; q_node calls it always.
+; When end = MOVE_STACK_ENTRIES the byte after ms_key is saved and restored
+; around the scan (3 more bytes of stack).
+.proc pick
+  lda ply_first+1,x
+  sta pick_end
+  cmp #MOVE_STACK_ENTRIES
+  bcs full
+  tax
+  lda #$FF
+  sta ms_key,x         ; the sentinel
+scan:
+  PICK_SCAN scanned
+scanned:               ; A = the best key
+  rts
+full:                  ; ms_key[end] is not ours: keep it
+  lda ms_key+MOVE_STACK_ENTRIES
+  pha
+  lda #$FF
+  sta ms_key+MOVE_STACK_ENTRIES
+  jsr scan
+  tax                  ; the best key
+  pla
+  sta ms_key+MOVE_STACK_ENTRIES
+  txa
+  rts
+.endproc
+
+;;
+; Swaps entry X (key A) into entry Y (the selection step's swap).  Keeps
+; X, Y.  Clobbers A.
+.proc pick_swap
+swap_key = local+1     ; the key of entry X (A on entry)
+swap_tmp = local+2     ; a byte of entry Y on its way to entry X
+  sta swap_key
+  lda ms_from,y
+  sta swap_tmp
+  lda ms_from,x
+  sta ms_from,y
+  lda swap_tmp
+  sta ms_from,x
+  lda ms_to,y
+  sta swap_tmp
+  lda ms_to,x
+  sta ms_to,y
+  lda swap_tmp
+  sta ms_to,x
+  lda ms_key,y
+  sta ms_key,x
+  lda swap_key
+  sta ms_key,y
+  rts
+.endproc
+
+;;
+; Keys the quiet moves left in the list of ply eng_ply, entries Y..end-1
+; (reference _pick_lazy, called when a pick finds no capture and no PV move
+; left, the first time): killer 1 / killer 2 of this ply (127 / 126, only
+; with A bit 7: the main search), else min(history >> 1, 125) (when the
+; level uses history), else 0; the killers and the history table as they
+; are now, after the subtrees of the moves already tried.  Every entry from
+; Y on is a quiet move with key 0 (score_moves).  Picks swap only captures
+; and the PV move in front of them, so the moves of one piece are mostly
+; still consecutive: the mover's history row and whether it can make a
+; killer are found once per run (QUIET_LIST).  The list ends at a sentinel
+; from square $FF written at entry end (when end = MOVE_STACK_ENTRIES, the
+; byte after ms_from, ms_to[0], is saved and restored: no list that ends
+; there starts at entry 0).
+; Input: Y = i, A = $C0 (ab_node: killers and history) or $40 (q_node:
+;   history only).
+; Output: pick_best = the first entry of i..end-1 with the highest key,
+;   A = its key, Y = i.
+; Uses local+0..13.  Clobbers X.
+; Cycles: about 48 per move in the fast copy, about 45 more per run of one
+;   piece, more for a piece that can make a killer; about 110 per call
+;   besides (key_setup); 1,364 per call on average, at 18% of the lists
+;   (bench.rom_profile, Master, 3 positions).
+.proc score_quiets
+best_key1 = local+1    ; the best key so far + 1 (keys here are at most 127)
+hist_row = local+2     ; 2 bytes: the history row of the piece being keyed
+first = local+4        ; entry i
+lastf = local+13       ; the square of the piece whose moves are being keyed
+  sty first
+  sty pick_best
+  ldx eng_ply
+  jsr key_setup        ; key_mode, killer1_from..killer2_to
+  lda key_mode
+  beq done             ; no killers, no history: every key stays 0
+  ldx eng_ply
+  ldy ply_first+1,x
+  cpy #MOVE_STACK_ENTRIES
+  bcc fits
+  lda ms_from+MOVE_STACK_ENTRIES   ; ms_from[end] is not ours: keep it
+  pha
+  lda #$FF
+  sta ms_from+MOVE_STACK_ENTRIES
+  jsr list
+  pla
+  sta ms_from+MOVE_STACK_ENTRIES
+  jmp done
+fits:
+  lda #$FF
+  sta ms_from,y        ; the sentinel
+  jsr list
+done:
+  ldy first
+  ldx pick_best
+  lda ms_key,x
+  rts
+list:
+  lda #1
+  sta best_key1        ; best key 0 (+ 1): entry i so far
+  ldx first            ; X = the entry being keyed
+  lda eng_side
+  beq red
+  jmp black
+red:
+  QUIET_LIST sq90_red
+black:
+  QUIET_LIST sq90_black
+.endproc
+
+;;
+; The key mode and the killers of ply X into key_mode and killer1_from ..
+; killer2_to, for score_quiets.  A = $C0 (the main search: killers and
+; history) or $40 (quiescence: history only); the level's flags clear the
+; bits it does not use.  Without killers (bit 7 clear, or ply >=
+; SEARCH_MAX_DEPTH) killer1_from .. killer2_to = 0: QUIET_LIST's fast head
+; tests killer1_from and killer2_from without looking at key_mode, and 0 is
+; never a from square.  Keeps X.  Clobbers A, Y.
+.proc key_setup
+  sta key_mode
+  ldy s_level
+  lda lvl_flags,y
+  and #LEVEL_FLAG_HISTORY
+  bne :+
+  lda key_mode
+  and #$BF
+  sta key_mode
+: lda lvl_flags,y
+  and #LEVEL_FLAG_KILLERS
+  beq killers_off
+  bit key_mode
+  bpl no_killers       ; quiescence
+  cpx #SEARCH_MAX_DEPTH
+  bcs no_killers
+  txa
+  asl a
+  asl a
+  tay
+  lda s_killers,y
+  sta killer1_from
+  lda s_killers+1,y
+  sta killer1_to
+  lda s_killers+2,y
+  sta killer2_from
+  lda s_killers+3,y
+  sta killer2_to
+  rts
+killers_off:
+  lda key_mode
+  and #$7F
+  sta key_mode
+no_killers:            ; 0: never a from square (QUIET_LIST)
+  lda #0
+  sta killer1_from
+  sta killer1_to
+  sta killer2_from
+  sta killer2_to
+  rts
+.endproc
+
+;;
+; Rewards the quiet move Y at ply X (reference _reward): with C = 1 it
+; becomes killer 1 (the old killer 1 becomes killer 2 unless it is the same
+; move); then the history bonus for the node's depth, halving the whole
+; table first when the entry would pass 255.  Uses local+0..5.  Keeps X.
+.proc reward
+as_killer = local+0    ; 1: the move becomes killer 1 (C on entry)
+move_i = local+1       ; Y on entry: the move's index
+hist_row = local+2     ; 2 bytes: the mover's history row
+ply = local+4          ; X on entry (kept)
+bonus = local+5        ; the history bonus for the node's depth
+  lda #0
+  rol a
+  sta as_killer
+  sty move_i
+  stx ply
+  ldy s_level
+  lda lvl_flags,y
+  and #LEVEL_FLAG_KILLERS
+  beq hist
+  lda as_killer
+  beq hist
+  txa
+  asl a
+  asl a
+  tax
+  ldy move_i
+  lda ms_from,y
+  cmp s_killers,x
+  bne shift
+  lda ms_to,y
+  cmp s_killers+1,x
+  beq hist
+shift:
+  lda s_killers,x
+  sta s_killers+2,x
+  lda s_killers+1,x
+  sta s_killers+3,x
+  lda ms_from,y
+  sta s_killers,x
+  lda ms_to,y
+  sta s_killers+1,x
+hist:
+  ldy s_level
+  lda lvl_flags,y
+  and #LEVEL_FLAG_HISTORY
+  beq done
+  ldy move_i
+  ldx ms_from,y
+  lda board,x
+  tax
+  lda code_kind-CODE_BASE,x
+  tax
+  lda hist_row_lo,x
+  sta hist_row
+  lda hist_row_hi,x
+  sta hist_row+1
+  ldx ms_to,y
+  lda eng_side
+  beq red
+  lda sq90_black,x
+  jmp got
+red:
+  lda sq90_red,x
+got:
+  tay                  ; Y = sq90(to, mover)
+  ldx ply
+  lda s_depth,x        ; depth, at most 8 counts
+  cmp #8
+  bcc :+
+  lda #8
+: tax
+  lda history_bonus-1,x
+  sta bonus
+  clc
+  adc (hist_row),y
+  bcc add
+  ldx #HISTORY_SIZE / 2   ; aging: halve every entry
+: lsr history-1,x
+  lsr history+HISTORY_SIZE/2-1,x
+  dex
+  bne :-
+add:
+  lda (hist_row),y
+  clc
+  adc bonus
+  sta (hist_row),y
+done:
+  ldx ply
+  rts
+.endproc
