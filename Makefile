@@ -13,7 +13,7 @@ PLAY_STAMP := $(VENV)/.installed-play
 
 ROM     := rom/xiangqi.nes
 ROM_DEP := $(wildcard asm/*.s asm/*.inc asm/*/*.s asm/*/*.inc) asm/xiangqi.cfg $(wildcard assets/*.png) \
-           $(wildcard tools/*.py tools/asm/*.py) $(wildcard config/*.yaml) \
+           $(wildcard tools/*.py tools/asm/*.py tools/rom/*.py) $(wildcard config/*.yaml) \
            $(wildcard reference_py/*.py)
 
 .PHONY: all rom rom-check art setup test test-full bench rom-bench match play play-terminal clean
@@ -39,7 +39,7 @@ rom-check: $(STAMP)
 
 # Redraw assets/*.png and the generated board nametable (needs fonts-wqy-zenhei).
 art: $(STAMP)
-	$(PY) tools/make_art.py
+	$(PY) -m tools.rom.art
 
 test: $(STAMP) $(ROM)
 	$(PY) -m pytest tests emu_tests

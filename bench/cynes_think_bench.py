@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from emu_tests.nes_harness import DOWN, RIGHT, START, Console  # noqa: E402
+from tools.nes.console import DOWN, RIGHT, START, Console  # noqa: E402
 from reference_py.board import move_iccs  # noqa: E402
 from reference_py.search import levels, search  # noqa: E402
 

@@ -33,8 +33,8 @@ from pathlib import Path
 
 from reference_py.__main__ import parse_suite
 from reference_py.fen import parse_fen
-from tools.memory_map import budget_rows
-from tools.romengine import PERFT_LIMIT, RomEngine
+from tools.rom.memory_map import budget_rows
+from tools.nes.engine import PERFT_LIMIT, RomEngine
 
 ROOT = Path(__file__).resolve().parents[1]
 NES_HZ = 1_789_773

@@ -38,8 +38,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.engine_bench import suite_fens  # noqa: E402
-from tools.romengine import _Stop  # noqa: E402
-from tools.romsearch import NES_HZ, RomSearch, game_position  # noqa: E402
+from tools.nes.engine import _Stop  # noqa: E402
+from tools.nes.search import NES_HZ, RomSearch, game_position  # noqa: E402
 
 
 class Profile:

@@ -11,11 +11,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import build_rom  # noqa: E402
+from tools.rom import build as build_rom  # noqa: E402
 
 ROM = ROOT / "rom" / "xiangqi.nes"
-ROM_INPUTS = ["asm/*.s", "asm/*.inc", "asm/*.cfg", "assets/*.png", "tools/chr.py",
-              "config/*.yaml", "reference_py/*.py", "tools/gen_tables.py"]
+ROM_INPUTS = ["asm/*.s", "asm/*.inc", "asm/*.cfg", "assets/*.png", "tools/rom/chr.py",
+              "config/*.yaml", "reference_py/*.py", "tools/rom/gen_tables.py"]
 
 
 def rom_is_stale() -> bool:

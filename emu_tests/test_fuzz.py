@@ -29,7 +29,7 @@ import pytest
 
 pytest.importorskip("cynes")
 
-from emu_tests.nes_harness import (  # noqa: E402
+from tools.nes.console import (  # noqa: E402
     A, B, DOWN, LEFT, RIGHT, SCREEN_BOARD, SCREEN_NAMES, SCREEN_TITLE, SELECT, START, UP,
     BoardStateError, Console, WaitTimeout, buttons_text,
 )

@@ -33,7 +33,7 @@ import pytest
 
 pytest.importorskip("cynes")
 
-from emu_tests.nes_harness import (  # noqa: E402
+from tools.nes.console import (  # noqa: E402
     A, B, DOWN, LEFT, RIGHT, SCREEN_ATTRACT, SCREEN_BOARD, SCREEN_GAME_OVER, SCREEN_PAUSE,
     SCREEN_TITLE, START, UP, Console, compare_screenshot,
 )

@@ -16,8 +16,8 @@ from reference_py.fen import START_FEN, parse_fen
 from reference_py.notation import parse_move
 from reference_py.rules import GAME_WINDOW, Game
 from reference_py.search import levels, search
-from tools.romengine import reference_state
-from tools.romgame import RomGame, reference_outcome
+from tools.nes.engine import reference_state
+from tools.nes.game import RomGame, reference_outcome
 
 
 @pytest.fixture(scope="module")

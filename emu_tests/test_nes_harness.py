@@ -1,4 +1,4 @@
-"""The cynes harness itself (emu_tests/nes_harness.py): the parts that do not
+"""The cynes harness itself (tools/nes/console.py): the parts that do not
 need the game screens — RAM by label, the board reader, bounded waits, crash
 detection, cursor driving and the screenshot comparison."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from PIL import Image
 
 pytest.importorskip("cynes")
 
-from emu_tests.nes_harness import (  # noqa: E402
+from tools.nes.console import (  # noqa: E402
     A, SCREEN_BOARD, BoardStateError, Console, EmulatorCrashed, WaitTimeout, compare_screenshot,
 )
 from reference_py.board import BOARD_SIZE, CANNON, RED, square  # noqa: E402

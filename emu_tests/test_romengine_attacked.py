@@ -32,7 +32,7 @@ from reference_py.board import (ADVISOR, BLACK, CANNON, ELEPHANT, EMPTY, HORSE, 
 from reference_py.fen import parse_fen
 from reference_py.position import Position
 from reference_py.rules import random_walk
-from tools.romengine import RomEngine
+from tools.nes.engine import RomEngine
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ import pytest
 from emu_tests.romengine_positions import positions
 from reference_py.board import BLACK, HORSE, KING, PAWN, PLAYABLE, RED, ROOK, WIDTH, file_of, rank_of, square
 from reference_py.position import Position
-from tools.romengine import RomEngine
+from tools.nes.engine import RomEngine
 
 PLIES = 4                 # positions tested per seeded position (random plies after it)
 DIAGONAL = (WIDTH + 1, WIDTH - 1, -WIDTH + 1, -WIDTH - 1)

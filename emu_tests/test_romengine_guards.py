@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.romengine import Cpu, Fault, RomEngine
+from tools.nes.engine import Cpu, Fault, RomEngine
 
 CODE, STOP = 0x8000, 0xFFF0
 RAM = [(0x0000, 0x0100), (0x0180, 0x0200), (0x0400, 0x0500)]   # a sparse test map
@@ -111,7 +111,7 @@ def test_make_past_the_undo_entries():
 
 
 def test_the_engine_map_excludes_the_ui_and_the_hardware():
-    from tools.romengine import _Unmapped
+    from tools.nes.engine import _Unmapped
     eng = RomEngine()
     for name in ("cursor_file", "nmi_count", "pad_held", "oam", "vram_queue", "attr_shadow"):
         assert isinstance(eng.mem[eng.sym(name)], _Unmapped), name
@@ -137,7 +137,7 @@ def test_cycle_table_matches_the_6502() -> None:
     """py65 gets DEC abs wrong (3 cycles instead of 6); the harness's table
     is corrected, and every documented opcode now has the 6502's count."""
     from tools.asm.opcodes import OPCODES
-    from tools.romengine import cycle_table
+    from tools.nes.engine import cycle_table
     table = cycle_table()
     documented = {op for modes in OPCODES.values() for op in modes.values()}
     assert len(documented) == 151

@@ -26,7 +26,7 @@ from reference_py.config import load_eval
 from reference_py import evaluate as reference_eval
 from reference_py.evaluate import evaluate, tables_for
 from reference_py.fen import parse_fen
-from tools.romengine import RomEngine, reference_state
+from tools.nes.engine import RomEngine, reference_state
 
 SETS = list(load_eval().sets)
 FENS = suite_fens()

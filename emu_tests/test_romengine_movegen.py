@@ -15,7 +15,7 @@ import pytest
 from emu_tests.romengine_positions import categories, positions
 from reference_py.config import load_eval
 from reference_py.evaluate import tables_for
-from tools.romengine import RomEngine, reference_state
+from tools.nes.engine import RomEngine, reference_state
 
 SETS = list(load_eval().sets)
 MIN_CATEGORY = {"check": 20, "pin": 20, "flying_general": 20, "cannon_capture": 20,

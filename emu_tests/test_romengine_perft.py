@@ -13,7 +13,7 @@ import pytest
 from reference_py.__main__ import parse_suite
 from reference_py.fen import parse_fen
 from reference_py.perft import perft_divide
-from tools.romengine import RomEngine, main as romengine_main
+from tools.nes.engine import RomEngine, main as romengine_main
 
 SUITE = Path("/work/shared/positions/perft.txt")
 CASES = parse_suite(SUITE) if SUITE.exists() else []
@@ -80,7 +80,7 @@ def test_perft_refuses_more_plies_than_the_undo_stack(eng):
 
 
 def test_the_undo_entries_cover_the_levels_and_perft(eng):
-    """ENG_PLIES (tools/gen_tables.py ply_sizes): a search makes moves at
+    """ENG_PLIES (tools/rom/gen_tables.py ply_sizes): a search makes moves at
     plies below depth + qdepth, perft at plies below its depth (4 at most,
     the suite's deepest), and never more than the reference's MAX_PLY."""
     from reference_py.search import MAX_PLY, levels

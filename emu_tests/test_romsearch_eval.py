@@ -4,7 +4,7 @@ with noise (search_eval: the 16-bit Galois LFSR) equals Searcher.eval() call
 by call for every level and a few seeds.  The lazy test e >= T
 (eng_eval_ge, and search_eval_ge with noise) answers as the exact value
 would, and gives the value when it is below T.  Runs under py65 with the guards of
-tools/romengine (undocumented opcodes, out-of-map accesses, stack floor,
+tools/nes (undocumented opcodes, out-of-map accesses, stack floor,
 cycle limit).  The cycle counts of eng_eval are printed (pytest -s)."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from emu_tests.romengine_positions import positions
 from reference_py.config import load_eval
 from reference_py.evaluate import evaluate, tables_for
 from reference_py.search import Searcher, levels
-from tools.romsearch import RomSearch
+from tools.nes.search import RomSearch
 
 SETS = list(load_eval().sets)
 POSITIONS = positions(520)

@@ -17,7 +17,7 @@ from bench.engine_bench import suite_fens
 from reference_py.board import EMPTY
 from reference_py.fen import parse_fen
 from reference_py.search import KEY_CAPTURE, Searcher, level_by_name, levels
-from tools.romsearch import RomSearch
+from tools.nes.search import RomSearch
 
 ENTRIES = 192                      # config/search.yaml move_stack_entries
 PLY = 2                            # a main-search ply with killers

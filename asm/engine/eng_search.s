@@ -51,7 +51,7 @@ hp   = local+2         ; 2 bytes: history row pointer (score_quiets)
 bi   = local+0         ; pick: best index
 bk   = local+1         ; pick: best key (score_moves, score_quiets: best key + 1)
 
-; the layout inside killers / pv_table, for the host (tools/romsearch.py)
+; the layout inside killers / pv_table, for the host (tools/nes/search.py)
 .export s_flags, s_level, s_abort, s_single, s_qstart, s_rep_top
 .export pv_from, pv_to, s_pvlen, s_res_from, s_res_to, s_res_pvlen, s_res_depth, s_res_score
 

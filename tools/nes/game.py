@@ -13,13 +13,13 @@ import random
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from reference_py.position import Position  # noqa: E402
 from reference_py.rules import GAME_WINDOW  # noqa: E402
-from tools.romengine import MAP, ROM, RomEngine  # noqa: E402
+from tools.nes.engine import MAP, ROM, RomEngine  # noqa: E402
 
 # game_outcome's A, as in asm/global.inc
 OUTCOME_NAMES = {0: None, 1: "checkmate", 2: "stalemate", 3: "perpetual", 4: "repetition", 5: "60 moves"}

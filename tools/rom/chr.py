@@ -1,7 +1,7 @@
 """PNG -> NES CHR converter (2 bits per pixel, 8x8 tiles, 16 bytes each).
 
 Usage:
-    python -m tools.chr IN.png -o OUT.chr [--palette C0,C1,C2,C3] [--max-tiles N]
+    python -m tools.rom.chr IN.png -o OUT.chr [--palette C0,C1,C2,C3] [--max-tiles N]
 
 Tiles are read left to right, then top to bottom.  Each 8x8 tile becomes
 16 bytes: 8 bytes of bit plane 0 (colour bit 0, one byte per row, leftmost
@@ -182,7 +182,7 @@ def write_atomic(path, data: bytes) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tools.chr",
+    ap = argparse.ArgumentParser(prog="python -m tools.rom.chr",
                                  description="Convert a PNG tile sheet to NES CHR.")
     ap.add_argument("png", help="input image (indexed PNG, or RGB with --palette)")
     ap.add_argument("-o", "--output", required=True, help="output .chr file")

@@ -1,6 +1,6 @@
 """Drive the whole ROM in cynes the way a player would, for the game tests.
 
-    from emu_tests.nes_harness import Console
+    from tools.nes.console import Console
     con = Console()                              # rom/xiangqi.nes + rom/xiangqi.map.json
     con.wait_screen(SCREEN_TITLE, 120)
     con.press(A)                                 # "A: PLAY" (1P as Red)
@@ -50,7 +50,7 @@ from reference_py.board import (
 from reference_py.fen import FenError, parse_fen
 from reference_py.position import KIND_RANGES, Position
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROM = ROOT / "rom" / "xiangqi.nes"
 # The kind of each slot side*16+slot: every kind has fixed slots (position.py
 # KIND_SLOTS), so the ROM keeps no kinds in RAM (its code_kind table in PRG).

@@ -1,0 +1,213 @@
+"""Run the ROM's 6502 evaluation and search under py65 (issue 5).
+
+    python -m tools.romsearch search "<FEN>" --level NAME [--moves m1 ...] [--seed N]
+    python -m tools.romsearch eval "<FEN>" [--set NAME] [--moves m1 ...]
+
+`search` prints the same JSON line as `python -m reference_py search`
+(move, score, nodes, depth, pv) plus the 6502 `cycles` and `seconds`
+(cycles / 1,789,773 Hz, NES time).  Errors: one line on stderr starting
+`error:`, exit status 2 (bad input) or 1 (a fault of the 6502 code).
+
+The driver is tools/nes.RomEngine (py65 with its guards: undocumented
+opcodes, out-of-map reads and writes, jumps into RAM, the stack floor and a
+cycle limit per call).  How a search is started (eng_search's header in
+asm/eng_search.s is the contract):
+
+  1. eng_load the position (any slot order: eng_search rebuilds it);
+  2. the repetition history: the keys and in-check flags of the game's last
+     GAME_WINDOW positions (reference Position.keys / checks, the current
+     position last) into rep_key_lo / rep_key_hi / rep_check (bit i & 7 of
+     byte i >> 3), and the index of the current position into s_rep_top;
+  3. the seed into s_lfsr, then eng_search with A = the level's index.
+Results: s_res_from / s_res_to (PV, s_res_pvlen moves; 0 = no legal move),
+s_res_score, s_res_depth, s_nodes.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from reference_py.board import move_iccs  # noqa: E402
+from reference_py.config import load_eval  # noqa: E402
+from reference_py.position import Position  # noqa: E402
+from reference_py.rules import GAME_WINDOW  # noqa: E402
+from reference_py.search import MATE, level_by_name, levels  # noqa: E402
+from tools.nes.engine import MAP, ROM, RomEngine, run_cli  # noqa: E402
+
+NES_HZ = 1_789_773
+SEARCH_LIMIT = 400_000_000      # cycles per eng_search call (about 220 s of NES time)
+
+
+def _s16(v: int) -> int:
+    return v - 0x10000 if v & 0x8000 else v
+
+
+class RomSearch:
+    """The ROM's eval and search on a py65 6502 (one instance, many searches)."""
+
+    def __init__(self, rom: Path = ROM, map_path: Path = MAP, build: bool = True) -> None:
+        self.eng = RomEngine(rom, map_path, build=build)
+        exports = self.eng.map.get("exports", {})
+        self.sym = dict(self.eng.labels)
+        for k, v in exports.items():
+            self.sym.setdefault(k, v)
+        self.mem = self.eng.mem
+        self.sets = list(load_eval().sets)
+
+    # ---------------------------------------------------------- memory
+    def a(self, name: str) -> int:
+        return self.sym[name]
+
+    def rd(self, name: str, offset: int = 0) -> int:
+        return self.mem[self.sym[name] + offset]
+
+    def rd16(self, name: str) -> int:
+        a = self.sym[name]
+        return self.mem[a] | (self.mem[a + 1] << 8)
+
+    def wr(self, name: str, values, offset: int = 0) -> None:
+        a = self.sym[name] + offset
+        vals = list(values)
+        self.mem[a:a + len(vals)] = vals
+
+    # ---------------------------------------------------------- eval
+    def eval(self, pos: Position, set_name: str) -> tuple[int, int]:
+        """eng_eval of pos with weight set `set_name`: (score, cycles).
+        pos is loaded with eng_load (canonical slots)."""
+        self.eng.load(pos, self.sets.index(set_name))
+        cycles = self.eng.call("eng_eval")
+        m = self.eng.cpu.mpu
+        return _s16(m.a | (m.x << 8)), cycles
+
+    def eval_ge(self, pos: Position, set_name: str, threshold: int, load: bool = True) -> tuple[bool, int | None, int]:
+        """eng_eval_ge of pos with T = threshold: (e >= T, e when below T else
+        None, cycles).  Checks that T (local+12..13) and local+14..15 are kept."""
+        if load:
+            self.eng.load(pos, self.sets.index(set_name))
+        t = threshold & 0xFFFF
+        self.mem[12:16] = [t & 0xFF, t >> 8, 0x5A, 0xA5]
+        cycles = self.eng.call("eng_eval_ge")
+        assert list(self.mem[12:16]) == [t & 0xFF, t >> 8, 0x5A, 0xA5], "eng_eval_ge changed local+12..15"
+        m = self.eng.cpu.mpu
+        if m.p & 1:
+            return False, _s16(m.a | (m.x << 8)), cycles
+        return True, None, cycles
+
+    def noisy_evals(self, pos: Position, level_index: int, seed: int, count: int) -> list[int]:
+        """`count` calls of search_eval (eval + LFSR noise) in a row."""
+        lv = levels()[level_index]
+        self.eng.load(pos, self.sets.index(lv.eval))
+        self.wr("s_level", [level_index])
+        seed &= 0xFFFF
+        seed = seed or 0xACE1
+        self.wr("s_lfsr", [seed & 0xFF, seed >> 8])
+        out = []
+        for _ in range(count):
+            self.eng.call("search_eval")
+            out.append(_s16(self.mem[14] | (self.mem[15] << 8)))     # rv = local+14
+        return out
+
+    # ---------------------------------------------------------- search
+    def load_history(self, pos: Position) -> None:
+        keys = pos.keys[-GAME_WINDOW:] or [pos.key]
+        checks = pos.checks[-GAME_WINDOW:] or [pos.in_check(pos.side)]
+        self.wr("rep_key_lo", [k & 0xFF for k in keys])
+        self.wr("rep_key_hi", [k >> 8 for k in keys])
+        bits = [0] * ((len(keys) + 7) // 8)
+        for i, c in enumerate(checks):
+            if c:
+                bits[i >> 3] |= 1 << (i & 7)
+        self.wr("rep_check", bits)
+        self.wr("s_rep_top", [len(keys) - 1])
+
+    def search(self, pos: Position, level: str, seed: int = 0, limit: int = SEARCH_LIMIT) -> dict:
+        """eng_search of pos (its keys/checks are the game history).  Returns
+        the reference's JSON fields plus cycles and seconds."""
+        lv = level_by_name(level)
+        index = [l.name for l in levels()].index(lv.name)
+        self.eng.load(pos, self.sets.index(lv.eval))
+        self.load_history(pos)
+        seed &= 0xFFFF
+        self.wr("s_lfsr", [seed & 0xFF, seed >> 8])
+        t = time.perf_counter()
+        cycles = self.eng.cpu.call(self.a("eng_search"), a=index, limit=limit)
+        wall = time.perf_counter() - t
+        n = self.rd("s_res_pvlen")
+        pv = [self.rd("s_res_from", i) | (self.rd("s_res_to", i) << 8) for i in range(n)]
+        if n:
+            score = _s16(self.rd16("s_res_score"))
+            move = move_iccs(pv[0])
+        else:
+            score, move = -MATE, None
+        return {"move": move, "score": score, "nodes": self.rd16("s_nodes"), "depth": self.rd("s_res_depth"),
+                "pv": [move_iccs(m) for m in pv], "cycles": cycles, "seconds": round(cycles / NES_HZ, 3),
+                "wall": round(wall, 3)}
+
+
+def game_position(fen: str, moves: list[str] | None = None) -> Position:
+    """The position after `moves` from `fen`, with its history (as the reference CLI)."""
+    from reference_py.__main__ import UsageError
+    from reference_py.notation import NotationError
+    from reference_py.rules import Game
+    game = Game(fen)
+    for i, text in enumerate(moves or [], 1):
+        try:
+            game.play_text(text)
+        except NotationError as exc:
+            raise UsageError(f"move {i} of --moves: {exc}") from None
+    return game.pos
+
+
+def reference_search(pos: Position, level: str, seed: int = 0) -> dict:
+    from reference_py.search import Searcher
+    return Searcher(pos.copy(), level_by_name(level), seed=seed).run().as_json()
+
+
+def main(argv: list[str] | None = None) -> int:
+    from reference_py.__main__ import UsageError
+    p = argparse.ArgumentParser(prog="python -m tools.romsearch",
+                                description="The ROM's 6502 evaluation and search under py65")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("search", help="search a position (same JSON as reference_py search + cycles)")
+    s.add_argument("fen")
+    s.add_argument("--level", required=True)
+    s.add_argument("--moves", nargs="*")
+    s.add_argument("--seed", type=int, default=0)
+    e = sub.add_parser("eval", help="static evaluation of a position")
+    e.add_argument("fen")
+    e.add_argument("--set", default=None, help="weight set (default: the first)")
+    e.add_argument("--moves", nargs="*")
+    args = p.parse_args(argv)
+
+    def run() -> int:
+        pos = game_position(args.fen, args.moves)
+        if args.cmd == "search":
+            try:
+                level_by_name(args.level)
+            except KeyError:
+                raise UsageError(f"unknown level '{args.level}' (levels: "
+                                 f"{', '.join(l.name for l in levels())})") from None
+            res = RomSearch().search(pos, args.level, args.seed)
+            res.pop("wall")
+            print(json.dumps(res))
+        else:
+            rs = RomSearch()
+            name = args.set or rs.sets[0]
+            if name not in rs.sets:
+                raise UsageError(f"unknown weight set '{name}' (sets: {', '.join(rs.sets)})")
+            score, cycles = rs.eval(pos, name)
+            print(json.dumps({"eval": score, "cycles": cycles}))
+        return 0
+
+    return run_cli(run)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
