@@ -31,7 +31,7 @@ import sys
 import time
 from pathlib import Path
 
-from reference_py.__main__ import parse_suite
+from reference_py.cli import parse_suite
 from reference_py.fen import parse_fen
 from tools.rom.memory_map import budget_rows
 from tools.nes.engine import PERFT_LIMIT, RomEngine

@@ -38,8 +38,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.engine_bench import suite_fens  # noqa: E402
-from tools.nes.engine import _Stop  # noqa: E402
-from tools.nes.search import NES_HZ, RomSearch, game_position  # noqa: E402
+from reference_py.cli import game_position  # noqa: E402
+from tools.nes.guards import Returned  # noqa: E402
+from tools.nes.search import NES_HZ, RomSearch  # noqa: E402
 
 
 class Profile:
@@ -68,12 +69,8 @@ class Profile:
         cache: dict[int, str] = {}
 
         def call(addr, a=0, x=0, y=0, carry=False, limit=0):
+            cpu.enter(addr, a, x, y, carry)
             mpu, mem = cpu.mpu, cpu.mem
-            ret = cpu.stop - 1
-            mem[0x01FF], mem[0x01FE] = ret >> 8, ret & 0xFF
-            mpu.sp, cpu.base_sp = 0xFD, 0xFF
-            mpu.a, mpu.x, mpu.y = a & 0xFF, x & 0xFF, y & 0xFF
-            mpu.pc = addr
             ins, cyc, extra = mpu.instruct, mpu.cycletime, mpu.extracycles
             cycles = 0
             frames: list[tuple[str, int, int]] = []   # (routine, S before the JSR, cycles at entry)
@@ -112,7 +109,7 @@ class Profile:
                             active[r] -= 1
                             if not active[r]:
                                 incl[r] += cycles - t0
-            except _Stop:
+            except Returned:
                 pass
             while frames:
                 r, _, t0 = frames.pop()

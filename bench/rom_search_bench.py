@@ -30,8 +30,9 @@ if str(ROOT) not in sys.path:
 from reference_py.search import level_by_name, levels  # noqa: E402
 from bench.engine_bench import suite_fens  # noqa: E402
 from bench.rom_profile import Profile  # noqa: E402
-from tools.nes.engine import Fault  # noqa: E402
-from tools.nes.search import NES_HZ, RomSearch, game_position, reference_search  # noqa: E402
+from reference_py.cli import game_position  # noqa: E402
+from tools.nes.guards import Fault  # noqa: E402
+from tools.nes.search import NES_HZ, RomSearch, reference_search  # noqa: E402
 
 OUT = ROOT / "build" / "rom_search_bench.md"
 

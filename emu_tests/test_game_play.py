@@ -35,8 +35,9 @@ pytest.importorskip("cynes")
 
 from tools.nes.console import (  # noqa: E402
     A, B, DOWN, LEFT, RIGHT, SCREEN_ATTRACT, SCREEN_BOARD, SCREEN_GAME_OVER, SCREEN_PAUSE,
-    SCREEN_TITLE, START, UP, Console, compare_screenshot,
+    SCREEN_TITLE, START, UP, Console,
 )
+from emu_tests.screenshot_diff import compare_screenshot  # noqa: E402
 from reference_py.board import BLACK, RED, file_of, move_from, move_iccs, move_to, rank_of, square  # noqa: E402
 from reference_py.fen import START_FEN  # noqa: E402
 from reference_py.rules import GAME_WINDOW, Game  # noqa: E402

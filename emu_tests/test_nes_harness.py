@@ -10,8 +10,9 @@ from PIL import Image
 pytest.importorskip("cynes")
 
 from tools.nes.console import (  # noqa: E402
-    A, SCREEN_BOARD, BoardStateError, Console, EmulatorCrashed, WaitTimeout, compare_screenshot,
+    A, SCREEN_BOARD, BoardStateError, Console, EmulatorCrashed, WaitTimeout,
 )
+from emu_tests.screenshot_diff import compare_screenshot  # noqa: E402
 from reference_py.board import BOARD_SIZE, CANNON, RED, square  # noqa: E402
 from reference_py.fen import START_FEN, format_fen, parse_fen  # noqa: E402
 

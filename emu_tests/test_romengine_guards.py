@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tools.nes.engine import Cpu, Fault, RomEngine
+from tools.nes.cpu import Cpu, cycle_table
+from tools.nes.engine import RomEngine
+from tools.nes.guards import Fault, Unmapped
 
 CODE, STOP = 0x8000, 0xFFF0
 RAM = [(0x0000, 0x0100), (0x0180, 0x0200), (0x0400, 0x0500)]   # a sparse test map
@@ -14,7 +16,7 @@ def cpu_with(code: bytes) -> Cpu:
     prg = bytearray([0xEA] * 0x8000)            # NOP everywhere
     prg[0:len(code)] = code
     prg[STOP - 0x8000:STOP - 0x8000 + 3] = bytes([0x4C, STOP & 0xFF, STOP >> 8])
-    return Cpu(bytes(prg), RAM, {}, STOP)
+    return Cpu(bytes(prg), RAM, STOP)
 
 
 def run(code: bytes, limit: int = 100_000) -> Cpu:
@@ -111,14 +113,13 @@ def test_make_past_the_undo_entries():
 
 
 def test_the_engine_map_excludes_the_ui_and_the_hardware():
-    from tools.nes.engine import _Unmapped
     eng = RomEngine()
     for name in ("cursor_file", "nmi_count", "pad_held", "oam", "vram_queue", "attr_shadow"):
-        assert isinstance(eng.mem[eng.sym(name)], _Unmapped), name
+        assert isinstance(eng.mem[eng.sym(name)], Unmapped), name
     for addr in (0x2000, 0x2007, 0x4014, 0x4016, 0x0800, 0x6000):
-        assert isinstance(eng.mem[addr], _Unmapped), hex(addr)
+        assert isinstance(eng.mem[addr], Unmapped), hex(addr)
     for name in ("piece_sq", "board", "ms_key", "killers", "rep_key_hi", "history"):
-        assert not isinstance(eng.mem[eng.sym(name)], _Unmapped), name
+        assert not isinstance(eng.mem[eng.sym(name)], Unmapped), name
 
 
 # The NMOS 6502's base cycles per opcode (documented opcodes only are compared).
@@ -137,7 +138,6 @@ def test_cycle_table_matches_the_6502() -> None:
     """py65 gets DEC abs wrong (3 cycles instead of 6); the harness's table
     is corrected, and every documented opcode now has the 6502's count."""
     from tools.asm.opcodes import OPCODES
-    from tools.nes.engine import cycle_table
     table = cycle_table()
     documented = {op for modes in OPCODES.values() for op in modes.values()}
     assert len(documented) == 151

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from reference_py.__main__ import parse_suite
+from reference_py.cli import parse_suite
 from reference_py.fen import parse_fen
 from reference_py.perft import perft_divide
-from tools.nes.engine import RomEngine, main as romengine_main
+from tools.nes.cli import engine_main as romengine_main
+from tools.nes.engine import RomEngine
 
 SUITE = Path("/work/shared/positions/perft.txt")
 CASES = parse_suite(SUITE) if SUITE.exists() else []

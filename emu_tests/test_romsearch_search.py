@@ -22,7 +22,8 @@ import pytest
 
 from emu_tests.make_search_suite import read_suite
 from reference_py.search import levels
-from tools.nes.search import RomSearch, game_position, reference_search
+from reference_py.cli import game_position
+from tools.nes.search import RomSearch, reference_search
 
 SUITE = read_suite()
 LEVELS = [lv.name for lv in levels()]

@@ -19,7 +19,7 @@ import pytest
 from py65.devices.mpu6502 import MPU
 from py65.memory import ObservableMemory
 
-from tools.nes.engine import cycle_table
+from tools.nes.cpu import cycle_table
 
 ROOT = Path(__file__).resolve().parents[1]
 SOUND_S = ROOT / "asm" / "system" / "sound.s"

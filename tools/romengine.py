@@ -1,7 +1,7 @@
-"""`python -m tools.romengine`: the ROM's engine under py65: perft and perft-suite (tools/nes/engine.py)."""
+"""`python -m tools.romengine`: the ROM's engine under py65: perft, perft-suite, search, eval (tools/nes/cli.py)."""
 import sys
 
-from tools.nes.engine import main
+from tools.nes.cli import engine_main as main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,7 +1,7 @@
-"""`python -m tools.romsearch`: the ROM's evaluation and search under py65 (tools/nes/search.py)."""
+"""`python -m tools.romsearch`: the ROM's evaluation and search under py65 (tools/nes/cli.py)."""
 import sys
 
-from tools.nes.search import main
+from tools.nes.cli import search_main as main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -25,17 +25,13 @@ tests rely on (names exported by asm/ram.s):
 Every step checks `has_crashed` and raises `EmulatorCrashed`; every wait is
 bounded and raises `WaitTimeout` naming the frame and the screen.
 
-Reference screenshots: `compare_screenshot(img, "emu_tests/screenshots/x.png")`
-compares against a checked-in PNG; run the tests with UPDATE_SCREENSHOTS=1 to
-(re)write the references from what the ROM draws now, then review the images
-before committing them.
+Screenshots of the console (`screen()`) are compared with the checked-in
+references by emu_tests/screenshot_diff.py.
 """
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -382,71 +378,7 @@ class Console:
             self.wait_frames(settle)
 
 
-# ---- screenshots ---------------------------------------------------------------
-@dataclass(frozen=True)
-class ScreenshotDiff:
-    mean: float          # mean absolute difference per channel (0-255)
-    fraction: float      # fraction of pixels that differ in any channel
-    actual: Path | None  # where the actual image was saved (on failure)
-
-
-def _save_png(img: Image.Image, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    os.close(fd)
-    try:
-        img.save(tmp, format="PNG", optimize=True)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def compare_screenshot(img: Image.Image, reference_png: str | Path, max_mean: float = 1.0,
-                       max_fraction: float = 0.002, out_dir: str | Path | None = None) -> ScreenshotDiff:
-    """Compare `img` with a checked-in reference PNG.
-
-    Passes when the mean absolute difference per channel is at most `max_mean`
-    and at most `max_fraction` of the pixels differ at all.  On failure the
-    actual image and a difference mask are saved to `out_dir` (default
-    $SCREENSHOT_OUT or <tmp>/xiangqi-screenshots) and the AssertionError says
-    where.  With UPDATE_SCREENSHOTS=1 the reference is (re)written instead.
-    """
-    ref_path = Path(reference_png)
-    actual = np.asarray(img.convert("RGB"), dtype=np.int16)
-    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
-        _save_png(img.convert("RGB"), ref_path)
-        return ScreenshotDiff(0.0, 0.0, None)
-    out = Path(out_dir or os.environ.get("SCREENSHOT_OUT") or Path(tempfile.gettempdir()) / "xiangqi-screenshots")
-    saved = out / f"{ref_path.stem}.actual.png"
-    hint = f"(if the change is intended: UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest emu_tests, then review {ref_path})"
-    if not ref_path.exists():
-        _save_png(img.convert("RGB"), saved)
-        raise AssertionError(f"no reference screenshot {ref_path}; the actual image is at {saved} {hint}")
-    with Image.open(ref_path) as ref_img:
-        ref = np.asarray(ref_img.convert("RGB"), dtype=np.int16)
-    if ref.shape != actual.shape:
-        _save_png(img.convert("RGB"), saved)
-        raise AssertionError(f"{ref_path}: size {ref.shape[1]}x{ref.shape[0]}, actual "
-                             f"{actual.shape[1]}x{actual.shape[0]} saved at {saved} {hint}")
-    diff = np.abs(actual - ref)
-    mean = float(diff.mean())
-    differing = diff.max(axis=2) > 0
-    fraction = float(differing.mean())
-    if mean <= max_mean and fraction <= max_fraction:
-        return ScreenshotDiff(mean, fraction, None)
-    _save_png(img.convert("RGB"), saved)
-    mask = out / f"{ref_path.stem}.diff.png"
-    _save_png(Image.fromarray(np.where(differing, 255, 0).astype(np.uint8), "L"), mask)
-    raise AssertionError(f"{ref_path}: mean difference {mean:.3f} (max {max_mean}), {fraction:.4%} of pixels "
-                         f"differ (max {max_fraction:.4%}); actual saved at {saved}, difference mask at "
-                         f"{mask} {hint}")
-
-
 __all__ = ["Console", "Snapshot", "EmulatorCrashed", "WaitTimeout", "BoardStateError",
-           "compare_screenshot", "ScreenshotDiff", "load_labels", "buttons_text",
+           "load_labels", "buttons_text",
            "A", "B", "SELECT", "START", "UP", "DOWN", "LEFT", "RIGHT",
            "SCREEN_TITLE", "SCREEN_BOARD", "SCREEN_PAUSE", "SCREEN_GAME_OVER", "SCREEN_ATTRACT"]

@@ -43,9 +43,9 @@ class RomGame(RomEngine):
 
     def __init__(self, rom: Path = ROM, map_path: Path = MAP, seed: int = 1, build: bool = True) -> None:
         super().__init__(rom, map_path, seed, build)
-        seg = self.map["segments"]["UI_PAGE1"]
+        lo, hi = self.link.segment("UI_PAGE1")
         rng = random.Random(seed)
-        for a in range(seg["start"], seg["start"] + seg["size"]):
+        for a in range(lo, hi):
             self.cpu.writable[a] = 1
             self.mem[a] = rng.randrange(256)
         self.cycles: dict[str, int] = {}

@@ -31,10 +31,8 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import sys
-import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -43,13 +41,15 @@ from typing import Callable
 import numpy as np
 from PIL import Image
 
+from tools.atomic import save_png, write_atomic
+from tools.nes.console import A, SELECT, START, Console, EmulatorCrashed
+
 ROOT = Path(__file__).resolve().parents[2]
 ROM = ROOT / "rom" / "xiangqi.nes"
 GIF = ROOT / "rom" / "demo.gif"
 SHOTS = ROOT / "rom" / "screenshots"
 
 NTSC_FPS = 60.0988
-A, B, SELECT, START = 0x80, 0x40, 0x20, 0x10
 
 # ui_screen values (asm/ram.s; tools/nes/console.py has the same contract).
 SCREEN_NAMES = {0: "title", 1: "board", 2: "pause", 3: "gameover", 4: "attract"}
@@ -70,33 +70,8 @@ class PlayError(Exception):
     pass
 
 
-def write_atomic(path: Path, write: Callable[[io.BufferedWriter], None]) -> None:
-    """Write through a temporary file in the same directory, then rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)         # mkstemp makes 0600; give the usual mode
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def save_png(frame: np.ndarray, path: Path) -> None:
-    img = Image.fromarray(np.asarray(frame, dtype=np.uint8), "RGB")
-    write_atomic(path, lambda f: img.save(f, format="PNG", optimize=True))
-
-
-def load_labels(rom: Path) -> dict[str, int]:
-    map_path = rom.with_suffix(".map.json")
-    try:
-        return {k: int(v) for k, v in json.loads(map_path.read_text())["labels"].items()}
-    except (OSError, ValueError, KeyError):
-        return {}
+def save_frame(frame: np.ndarray, path: Path) -> None:
+    save_png(Image.fromarray(np.asarray(frame, dtype=np.uint8), "RGB"), path)
 
 
 def rel(path: Path) -> str:
@@ -161,7 +136,7 @@ def run_windowed(rom: Path, scale: int, max_frames: int | None, shots: Path) -> 
                     elif frame is not None:
                         taken = [int(p.stem[5:]) for p in shots.glob("shot-[0-9][0-9][0-9].png")]
                         path = shots / f"shot-{max(taken, default=-1) + 1:03d}.png"
-                        save_png(frame, path)
+                        save_frame(frame, path)
                         print(f"wrote {rel(path)}")
                 held[code] = down
             deadline += period
@@ -212,14 +187,12 @@ class GifFrames:
 
 
 class Recorder:
-    """Runs the ROM headless, keeping every GIF_EVERY-th frame while recording
-    and one screenshot per screen (ui_screen) it sees."""
+    """Runs the ROM headless on the console harness (tools/nes/console.py),
+    keeping every GIF_EVERY-th frame while recording and one screenshot per
+    screen (ui_screen) it sees."""
 
     def __init__(self, rom: Path) -> None:
-        from cynes import NES
-        self.nes = NES(str(rom))
-        self.labels = load_labels(rom)
-        self.frame_no = 0
+        self.con = Console(rom)
         self.frame: np.ndarray | None = None
         self.gif = GifFrames()
         self.recording = False
@@ -227,19 +200,19 @@ class Recorder:
         self._screen: int | None = None
         self._since = 0
 
+    @property
+    def frame_no(self) -> int:
+        return self.con.frames
+
     def screen(self) -> int | None:
-        a = self.labels.get("ui_screen")
-        return None if a is None else self.nes[a]
+        return self.con.screen_id()
 
     def run(self, frames: int, until: Callable[[], bool] | None = None) -> bool:
         """Run up to `frames` frames; stop early (returning True) once `until()` holds."""
         for _ in range(frames):
             if until is not None and until():
                 return True
-            self.frame = self.nes.step(1)
-            self.frame_no += 1
-            if self.nes.has_crashed:
-                raise PlayError(f"the emulated CPU crashed (invalid opcode) at frame {self.frame_no}")
+            self.frame = self.con.step(1)
             if self.recording and self.frame_no % GIF_EVERY == 0:
                 self.gif.add(self.frame)
             self._note_screen()
@@ -259,7 +232,7 @@ def record(rom: Path, gif_path: Path, shots_dir: Path) -> int:
     rec = Recorder(rom)
     notes = []
     rec.recording = True
-    if "ui_screen" not in rec.labels:
+    if not rec.con.has("ui_screen"):
         rec.run(NO_UI_FRAMES)
         notes.append(f"this ROM does not export ui_screen yet: recorded its first {NO_UI_FRAMES} frames")
     else:
@@ -281,9 +254,9 @@ def record(rom: Path, gif_path: Path, shots_dir: Path) -> int:
                 break
             button = A if rec.screen() == SCREEN_TITLE and i % 2 == 0 else START
             start = rec.screen()
-            rec.nes.controller = button
+            rec.con.nes.controller = button
             rec.run(600, lambda: rec.screen() != start)
-            rec.nes.controller = 0
+            rec.con.nes.controller = 0
             rec.run(60, lambda: rec.screen() == SCREEN_BOARD)
         rec.run(90)
 
@@ -292,13 +265,13 @@ def record(rom: Path, gif_path: Path, shots_dir: Path) -> int:
     while len(data) > GIF_MAX_BYTES and every < 8:
         every *= 2
         data = rec.gif.encode(every)
-    write_atomic(gif_path, lambda f: f.write(data))
+    write_atomic(gif_path, data)
     kept = len(rec.gif.frames[::every])
     seconds = sum(GIF_DURATIONS[i % len(GIF_DURATIONS)] * every for i in range(kept)) / 1000
     print(f"wrote {rel(gif_path)}: {kept} frames, {seconds:.1f} s, {len(data) / 1024:.0f} KiB")
     for name, frame in sorted(rec.shots.items()):
         path = shots_dir / f"{name}.png"
-        save_png(frame, path)
+        save_frame(frame, path)
         print(f"wrote {rel(path)}")
     for note in notes:
         print(f"({note}; {rec.frame_no} frames run in all)")
@@ -329,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"No window: {problem}.  Running {rel(args.rom)} headless instead: "
               f"recording the title screen and the attract mode.")
         return record(args.rom, args.gif, args.shots)
-    except PlayError as exc:
+    except (PlayError, EmulatorCrashed) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

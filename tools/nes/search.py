@@ -1,17 +1,11 @@
-"""Run the ROM's 6502 evaluation and search under py65 (issue 5).
+"""The ROM's 6502 evaluation and search (asm/engine/eng_eval.s,
+eng_search.s) on the py65 driver, for differential tests and benchmarks.
 
-    python -m tools.romsearch search "<FEN>" --level NAME [--moves m1 ...] [--seed N]
-    python -m tools.romsearch eval "<FEN>" [--set NAME] [--moves m1 ...]
-
-`search` prints the same JSON line as `python -m reference_py search`
-(move, score, nodes, depth, pv) plus the 6502 `cycles` and `seconds`
-(cycles / 1,789,773 Hz, NES time).  Errors: one line on stderr starting
-`error:`, exit status 2 (bad input) or 1 (a fault of the 6502 code).
-
-The driver is tools/nes.RomEngine (py65 with its guards: undocumented
-opcodes, out-of-map reads and writes, jumps into RAM, the stack floor and a
-cycle limit per call).  How a search is started (eng_search's header in
-asm/eng_search.s is the contract):
+RomSearch runs eng_eval, eng_eval_ge, search_eval and eng_search through a
+RomEngine (the guarded Cpu: undocumented opcodes, out-of-map reads and
+writes, jumps into RAM, the stack floor and a cycle limit per call).  How a
+search is started (eng_search's header in asm/engine/eng_search.s is the
+contract):
 
   1. eng_load the position (any slot order: eng_search rebuilds it);
   2. the repetition history: the keys and in-check flags of the game's last
@@ -20,12 +14,11 @@ asm/eng_search.s is the contract):
      byte i >> 3), and the index of the current position into s_rep_top;
   3. the seed into s_lfsr, then eng_search with A = the level's index.
 Results: s_res_from / s_res_to (PV, s_res_pvlen moves; 0 = no legal move),
-s_res_score, s_res_depth, s_nodes.
+s_res_score, s_res_depth, s_nodes.  The command line (`python -m
+tools.romsearch search / eval`) is tools/nes/cli.py.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -39,7 +32,7 @@ from reference_py.config import load_eval  # noqa: E402
 from reference_py.position import Position  # noqa: E402
 from reference_py.rules import GAME_WINDOW  # noqa: E402
 from reference_py.search import MATE, level_by_name, levels  # noqa: E402
-from tools.nes.engine import MAP, ROM, RomEngine, run_cli  # noqa: E402
+from tools.nes.engine import MAP, ROM, RomEngine  # noqa: E402
 
 NES_HZ = 1_789_773
 SEARCH_LIMIT = 400_000_000      # cycles per eng_search call (about 220 s of NES time)
@@ -54,10 +47,7 @@ class RomSearch:
 
     def __init__(self, rom: Path = ROM, map_path: Path = MAP, build: bool = True) -> None:
         self.eng = RomEngine(rom, map_path, build=build)
-        exports = self.eng.map.get("exports", {})
-        self.sym = dict(self.eng.labels)
-        for k, v in exports.items():
-            self.sym.setdefault(k, v)
+        self.sym = self.eng.labels
         self.mem = self.eng.mem
         self.sets = list(load_eval().sets)
 
@@ -151,63 +141,6 @@ class RomSearch:
                 "wall": round(wall, 3)}
 
 
-def game_position(fen: str, moves: list[str] | None = None) -> Position:
-    """The position after `moves` from `fen`, with its history (as the reference CLI)."""
-    from reference_py.__main__ import UsageError
-    from reference_py.notation import NotationError
-    from reference_py.rules import Game
-    game = Game(fen)
-    for i, text in enumerate(moves or [], 1):
-        try:
-            game.play_text(text)
-        except NotationError as exc:
-            raise UsageError(f"move {i} of --moves: {exc}") from None
-    return game.pos
-
-
 def reference_search(pos: Position, level: str, seed: int = 0) -> dict:
     from reference_py.search import Searcher
     return Searcher(pos.copy(), level_by_name(level), seed=seed).run().as_json()
-
-
-def main(argv: list[str] | None = None) -> int:
-    from reference_py.__main__ import UsageError
-    p = argparse.ArgumentParser(prog="python -m tools.romsearch",
-                                description="The ROM's 6502 evaluation and search under py65")
-    sub = p.add_subparsers(dest="cmd", required=True)
-    s = sub.add_parser("search", help="search a position (same JSON as reference_py search + cycles)")
-    s.add_argument("fen")
-    s.add_argument("--level", required=True)
-    s.add_argument("--moves", nargs="*")
-    s.add_argument("--seed", type=int, default=0)
-    e = sub.add_parser("eval", help="static evaluation of a position")
-    e.add_argument("fen")
-    e.add_argument("--set", default=None, help="weight set (default: the first)")
-    e.add_argument("--moves", nargs="*")
-    args = p.parse_args(argv)
-
-    def run() -> int:
-        pos = game_position(args.fen, args.moves)
-        if args.cmd == "search":
-            try:
-                level_by_name(args.level)
-            except KeyError:
-                raise UsageError(f"unknown level '{args.level}' (levels: "
-                                 f"{', '.join(l.name for l in levels())})") from None
-            res = RomSearch().search(pos, args.level, args.seed)
-            res.pop("wall")
-            print(json.dumps(res))
-        else:
-            rs = RomSearch()
-            name = args.set or rs.sets[0]
-            if name not in rs.sets:
-                raise UsageError(f"unknown weight set '{name}' (sets: {', '.join(rs.sets)})")
-            score, cycles = rs.eval(pos, name)
-            print(json.dumps({"eval": score, "cycles": cycles}))
-        return 0
-
-    return run_cli(run)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

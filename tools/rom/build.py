@@ -46,6 +46,7 @@ if str(ROOT) not in sys.path:        # allow `python tools/rom/build.py`
 from tools.rom import chr as chrtool     # noqa: E402
 from tools.rom import gen_tables         # noqa: E402
 from reference_py.config import ConfigError  # noqa: E402
+from tools.atomic import write_atomic  # noqa: E402
 
 ASM_DIR = ROOT / "asm"
 BUILD_DIR = ROOT / "build"
@@ -87,7 +88,7 @@ def build_chr() -> None:
             raise BuildError(str(exc)) from None
         if len(data) != 4096:
             raise BuildError(f"{src}: gives {len(data)} bytes of CHR, expected 4096 (a 128x128 sheet)")
-        chrtool.write_atomic(ROOT / dst, data)
+        write_atomic(ROOT / dst, data)
 
 
 def build_tables() -> None:

@@ -24,12 +24,12 @@ to a temporary file that replaces OUT only once it is complete).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from PIL import Image
+
+from tools.atomic import write_atomic
 
 TILE_W = 8
 TILE_H = 8
@@ -162,23 +162,6 @@ def chr_to_image(data: bytes, cols: int = 16) -> Image.Image:
                 bit = 7 - x
                 px[ox + x, oy + y] = ((tile[y] >> bit) & 1) | (((tile[8 + y] >> bit) & 1) << 1)
     return img
-
-
-def write_atomic(path, data: bytes) -> None:
-    """Write data to path via a temporary file in the same folder + os.replace."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def main(argv=None) -> int:

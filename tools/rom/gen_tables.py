@@ -27,9 +27,7 @@ set) are whole regions of ROW_REGION_PAGES pages further on.
 """
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +41,7 @@ from reference_py.evaluate import build_tables  # noqa: E402
 from reference_py.zobrist import ZOBRIST, ZOBRIST_SIDE  # noqa: E402
 from reference_py import rules as R  # noqa: E402
 from reference_py import search as S  # noqa: E402
+from tools.atomic import write_atomic  # noqa: E402
 
 DEFAULT_OUT = ROOT / "build" / "gen"
 CONFIG_DIR: Path | None = None      # None: reference_py's config/ (tests point it elsewhere)
@@ -453,18 +452,6 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     return "\n".join(c) + "\n", "\n".join(t) + "\n"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-
-
 def generate(out_dir: Path = DEFAULT_OUT, config_dir: Path | None = None) -> list[Path]:
     """Write eng_const.inc and eng_tables.inc into out_dir; returns their paths.
 
@@ -474,7 +461,7 @@ def generate(out_dir: Path = DEFAULT_OUT, config_dir: Path | None = None) -> lis
     paths = [out_dir / "eng_const.inc", out_dir / "eng_tables.inc"]
     for p, text in zip(paths, (const, data)):
         if not p.exists() or p.read_text(encoding="ascii") != text:   # keep mtimes stable
-            write_atomic(p, text)
+            write_atomic(p, text.encode("ascii"))
     return paths
 
 
