@@ -37,7 +37,7 @@ def start_game(con: Console, level: int) -> None:
     con.press(DOWN)                          # the LEVEL item
     for _ in range(level):
         con.press(RIGHT)
-    assert con.ram("ui_level") == level, "the level menu did not take"
+    assert con.byte("ui_level") == level, "the level menu did not take"
     con.press(START)
     con.wait_screen(1, 300)
 
@@ -54,10 +54,10 @@ def time_replies(level: int, replies: int) -> tuple[list[int], int]:
         move = search(pos, novice, seed=1).move
         con.play_move(move_iccs(move), wait=True, settle=0)
         con.wait_until(lambda c: c.busy(), 120, "the computer starts thinking")
-        n, last = 0, con.ram("nmi_count")
+        n, last = 0, con.byte("nmi_count")
         while con.busy():
             con.step(1)
-            now = con.ram("nmi_count")
+            now = con.byte("nmi_count")
             dropped += ((now - last) & 0xFF) != 1
             last = now
             n += 1

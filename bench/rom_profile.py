@@ -61,7 +61,7 @@ class Profile:
 
     def search(self, rs: RomSearch, fen: str, level: str) -> dict:
         """rs.search with the profile on (a slower copy of Cpu.call's loop)."""
-        cpu = rs.eng.cpu
+        cpu = rs.cpu
         real_call = cpu.call
         excl, incl, calls, pcs = self.excl, self.incl, self.calls, self.pcs
         starts, names = self.starts, self.names
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rs = RomSearch()
     fens = [args.fen] if args.fen else suite_fens()[args.skip:args.skip + args.positions]
-    prof = Profile(rs.eng.labels)
+    prof = Profile(rs.link.labels)
     nodes = 0
     t0 = time.time()
     for i, fen in enumerate(fens):

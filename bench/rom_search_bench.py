@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(row)
         print(row, flush=True)
         if args.profile:
-            prof = Profile(rs.eng.labels)
+            prof = Profile(rs.link.labels)
             for fen in fens[:args.profile]:
                 prof.search(rs, fen, level)
             profiles.append((level, prof))

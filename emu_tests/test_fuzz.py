@@ -63,7 +63,7 @@ class Fuzzer:
         f, r = con.cursor()
         assert f <= 8 and r <= 9, f"cursor off the board ({f}, {r}) at {con.where()}"
         if con.has("game_ply"):
-            self.max_ply = max(self.max_ply, con.ram16("game_ply"))
+            self.max_ply = max(self.max_ply, con.word("game_ply"))
         if con.busy() or not con.board_loaded():
             return
         try:
@@ -167,11 +167,11 @@ def test_random_input_never_breaks_the_game(rom_path):
     if fuzz.has_ui:
         con.wait_screen(SCREEN_TITLE, 300)
         con.wait_frames(60)
-        before = (con.screen_id(), con.ram("ui_menu") if con.has("ui_menu") else None,
-                  con.ram("ui_sel") if con.has("ui_sel") else None)
+        before = (con.screen_id(), con.byte("ui_menu") if con.has("ui_menu") else None,
+                  con.byte("ui_sel") if con.has("ui_sel") else None)
         con.press(START)
-        con.wait_until(lambda c: (c.screen_id(), c.ram("ui_menu") if c.has("ui_menu") else None,
-                                  c.ram("ui_sel") if c.has("ui_sel") else None) != before,
+        con.wait_until(lambda c: (c.screen_id(), c.byte("ui_menu") if c.has("ui_menu") else None,
+                                  c.byte("ui_sel") if c.has("ui_sel") else None) != before,
                        120, "Start answered on the title screen")
     else:
         con.wait_frames(60)

@@ -185,7 +185,7 @@ def test_think_equals_the_reference(rom: RomGame) -> None:
     """game_think hands the search the game's ring and seed: same move as
     the reference with the same history and seed, and it reports the seed."""
     game = play_line(rom, START_FEN, ["h2e2", "h9g7", "b0c2"])
-    rom.poke("game_seed", [0x34, 0x12])
+    rom.write("game_seed", [0x34, 0x12])
     lv = levels()[0]
     move = rom.think(0)
     assert rom.word("game_last_seed") == 0x1234

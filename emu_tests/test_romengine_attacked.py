@@ -86,7 +86,7 @@ def compare_exchanges(eng: RomEngine, pos: Position, seen: Counter, where: str,
     """q_node's question for every capture: the board without the capturer,
     the opponent attacking `to` (which holds the opponent's own piece)."""
     by = pos.side ^ 1
-    board = eng.sym("board")
+    board = eng.addr("board")
     for m in pos.generate(captures_only=True):
         frm, to = m & 0xFF, m >> 8
         before = pos.attacked(to, by)

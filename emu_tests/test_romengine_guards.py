@@ -101,13 +101,13 @@ def test_make_past_the_undo_entries():
     end there), before the 6502 runs."""
     from reference_py.fen import START_FEN, parse_fen
     eng = RomEngine()
-    assert eng.plies == eng.sym("undo_to") - eng.sym("undo_from")
+    assert eng.plies == eng.addr("undo_to") - eng.addr("undo_from")
     eng.load(parse_fen(START_FEN))
     eng.generate()
-    eng.poke("eng_ply", [eng.plies])
+    eng.write("eng_ply", [eng.plies])
     with pytest.raises(Fault, match=f"undo stack overflow.*ENG_PLIES = {eng.plies}"):
         eng.make(0)
-    eng.poke("eng_ply", [eng.plies - 1])
+    eng.write("eng_ply", [eng.plies - 1])
     eng.make(0)
     assert eng.byte("eng_ply") == eng.plies
 
@@ -115,11 +115,11 @@ def test_make_past_the_undo_entries():
 def test_the_engine_map_excludes_the_ui_and_the_hardware():
     eng = RomEngine()
     for name in ("cursor_file", "nmi_count", "pad_held", "oam", "vram_queue", "attr_shadow"):
-        assert isinstance(eng.mem[eng.sym(name)], Unmapped), name
+        assert isinstance(eng.mem[eng.addr(name)], Unmapped), name
     for addr in (0x2000, 0x2007, 0x4014, 0x4016, 0x0800, 0x6000):
         assert isinstance(eng.mem[addr], Unmapped), hex(addr)
     for name in ("piece_sq", "board", "ms_key", "killers", "rep_key_hi", "history"):
-        assert not isinstance(eng.mem[eng.sym(name)], Unmapped), name
+        assert not isinstance(eng.mem[eng.addr(name)], Unmapped), name
 
 
 # The NMOS 6502's base cycles per opcode (documented opcodes only are compared).

@@ -51,9 +51,9 @@ def test_generation_order_and_legality_match_reference(eng, cases):
         where = f"position {n} ({SETS[vset]})"
         assert eng.state() == reference_state(ref), where
         assert eng.generate() == ref.generate(), where
-        eng.poke("ms_top", [0])
+        eng.write("ms_top", [0])
         assert eng.generate(captures_only=True) == ref.generate(True), where
-        eng.poke("ms_top", [0])
+        eng.write("ms_top", [0])
         legal = eng.legal_moves()
         assert legal == ref.legal_moves(), where
         assert eng.in_check(0) == ref.in_check(0), where

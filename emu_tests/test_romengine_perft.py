@@ -95,13 +95,13 @@ def test_move_stack_overflow_is_reported(eng):
     pos = parse_fen(CASES[5][1])
     n = len(pos.generate())
     eng.load(pos)
-    eng.poke("ms_top", [192 - n + 1])          # one entry short: overflow
+    eng.write("ms_top", [192 - n + 1])          # one entry short: overflow
     assert eng.generate() is None
     assert eng.byte("ms_top") == 192 - n + 1
-    eng.poke("ms_top", [192 - n])              # fits exactly
+    eng.write("ms_top", [192 - n])              # fits exactly
     assert eng.generate() == pos.generate()
     assert eng.byte("ms_top") == 192
-    eng.poke("ms_top", [0])
+    eng.write("ms_top", [0])
 
 
 def test_perft_falls_back_to_a_host_root_when_the_stack_is_full(eng):
@@ -111,7 +111,7 @@ def test_perft_falls_back_to_a_host_root_when_the_stack_is_full(eng):
     no, fen, nums = CASES[5]
     pos = parse_fen(fen)
     eng.load(pos)
-    eng.poke("ms_top", [192 - 60])         # room for one list only
+    eng.write("ms_top", [192 - 60])         # room for one list only
     assert eng.perft(2) == nums[1]
     assert eng.byte("ms_top") == 192 - 60 and eng.byte("eng_ply") == 0
-    eng.poke("ms_top", [0])
+    eng.write("ms_top", [0])

@@ -109,16 +109,16 @@ def test_leaf_eval_test_with_noise_equals_searcher(rs, level_index):
         s = Searcher(p, lv, seed=7)
         p.set_values(s.tables.values)
         want = [s.eval() for _ in range(24)]
-        rs.eng.load(p, rs.sets.index(lv.eval))
-        rs.wr("s_level", [level_index])
-        rs.wr("s_lfsr", [7, 0])
+        rs.load(p, rs.sets.index(lv.eval))
+        rs.write("s_level", [level_index])
+        rs.write("s_lfsr", [7, 0])
         for k, e in enumerate(want):
             threshold = e + (-1, 0, 1)[k % 3] if k % 4 else (-32000, 32000)[(k // 4) & 1]
             rs.mem[12:14] = [threshold & 0xFF, (threshold >> 8) & 0xFF]
-            rs.eng.call("search_eval_ge")
-            ge = not rs.eng.cpu.mpu.p & 1
+            rs.call("search_eval_ge")
+            ge = not rs.cpu.mpu.p & 1
             assert ge == (e >= threshold), (k, e, threshold)
             if not ge:
                 assert rs.mem[14] | (rs.mem[15] << 8) == e & 0xFFFF
-        lfsr = rs.rd("s_lfsr") | (rs.rd("s_lfsr", 1) << 8)
+        lfsr = rs.byte("s_lfsr") | (rs.byte("s_lfsr", 1) << 8)
         assert lfsr == s.lfsr

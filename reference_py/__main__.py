@@ -77,7 +77,7 @@ def default_play_level() -> str:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .play import play
+    from .terminal import play
     if args.level is None:
         # Resolved here, not in build_parser(): a broken config/difficulty.yaml must
         # give the one-line ConfigError of main(), not a traceback from the parser.

@@ -9,8 +9,9 @@
     con.wait_human_turn()                        # the computer's reply
     pos = con.position()                         # a reference_py Position, validated
 
-RAM is read by name through the `labels` of the JSON map the build writes
-beside the ROM, so tests never hard-code addresses.  The UI contract the game
+RAM is read and written by name (con.byte("ui_screen"), con.read("board",
+154), con.write(...): tools/nes/memory.py's vocabulary) through the JSON map
+the build writes beside the ROM, so tests never hard-code addresses.  The UI contract the game
 tests rely on (names exported by asm/ram.s):
 
   ui_screen      0 title, 1 board (play), 2 pause menu, 3 game over, 4 attract
@@ -30,7 +31,6 @@ references by emu_tests/screenshot_diff.py.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +45,8 @@ from reference_py.board import (
 )
 from reference_py.fen import FenError, parse_fen
 from reference_py.position import KIND_RANGES, Position
+from tools.nes.linkmap import LinkMap
+from tools.nes.memory import NamedMemory
 
 ROOT = Path(__file__).resolve().parents[2]
 ROM = ROOT / "rom" / "xiangqi.nes"
@@ -80,14 +82,6 @@ def buttons_text(buttons: int) -> str:
     return "+".join(name for bit, name in BUTTON_NAMES.items() if buttons & bit) or "none"
 
 
-def load_labels(map_path: Path) -> dict[str, int]:
-    """name -> address from the build's JSON map (empty if there is no map)."""
-    try:
-        return {k: int(v) for k, v in json.loads(map_path.read_text())["labels"].items()}
-    except FileNotFoundError:
-        return {}
-
-
 @dataclass
 class Snapshot:
     """A saved emulator state plus the harness' own bookkeeping."""
@@ -96,55 +90,35 @@ class Snapshot:
     framebuffer: np.ndarray | None
 
 
-class Console:
-    """cynes.NES with the ROM's labels, bounded waits and crash checks."""
+class Console(NamedMemory):
+    """cynes.NES with the ROM's names (tools/nes/memory.py's vocabulary),
+    bounded waits and crash checks."""
 
     def __init__(self, rom: str | Path = ROM, map_path: str | Path | None = None) -> None:
         from cynes import NES          # imported here so that importing the module never needs cynes
         self.rom = Path(rom)
         self.map_path = Path(map_path) if map_path else self.rom.with_suffix(".map.json")
-        self.labels = load_labels(self.map_path)
+        self.link = LinkMap.load(self.map_path, missing_ok=True)
+        self.symbols = self.link.symbols()
         self.nes = NES(str(self.rom))
         self.frames = 0                # frames run since power-on (kept across save/load)
         self.framebuffer: np.ndarray | None = None
         self._axis = {UP: 1, RIGHT: 1}  # rank/file change per Up/Right press (learned if flipped)
 
-    # ---- RAM ----------------------------------------------------------
-    def has(self, name: str) -> bool:
-        return name in self.labels
+    # ---- memory (writes are for setting up tests: the ROM does not know) ----
+    def _load(self, addr: int, n: int) -> list[int]:
+        return [self.nes[addr + i] for i in range(n)]
 
-    def addr(self, name: str | int) -> int:
-        if isinstance(name, int):
-            return name
-        try:
-            return self.labels[name]
-        except KeyError:
-            raise KeyError(f"label '{name}' is not in {self.map_path} (not exported by asm/ram.s yet?)") from None
-
-    def ram(self, name: str | int, n: int = 1) -> int | list[int]:
-        """One byte (n == 1) or a list of n bytes at a label or address."""
-        a = self.addr(name)
-        if n == 1:
-            return self.nes[a]
-        return [self.nes[a + i] for i in range(n)]
-
-    def ram16(self, name: str | int) -> int:
-        """A little-endian 16-bit value."""
-        lo, hi = self.ram(name, 2)
-        return lo | hi << 8
-
-    def poke(self, name: str | int, values: int | list[int]) -> None:
-        """Write RAM (for setting up tests; the ROM does not know it happened)."""
-        a = self.addr(name)
-        for i, v in enumerate([values] if isinstance(values, int) else values):
-            self.nes[a + i] = v
+    def _store(self, addr: int, values: list[int]) -> None:
+        for i, v in enumerate(values):
+            self.nes[addr + i] = v
 
     def screen_id(self) -> int | None:
         """ui_screen, or None while the ROM does not export it."""
-        return self.nes[self.labels["ui_screen"]] if "ui_screen" in self.labels else None
+        return self.byte("ui_screen") if self.has("ui_screen") else None
 
     def busy(self) -> bool:
-        return bool(self.has("ui_busy") and self.ram("ui_busy"))
+        return bool(self.has("ui_busy") and self.byte("ui_busy"))
 
     def where(self) -> str:
         """A short description of the state, for error messages."""
@@ -219,7 +193,7 @@ class Console:
             return False
         if not self.has("ui_players"):
             return True
-        return bool(self.ram("ui_players") >> (self.ram("eng_side") & 1) & 1)
+        return bool(self.byte("ui_players") >> (self.byte("eng_side") & 1) & 1)
 
     def wait_human_turn(self, max_frames: int = 60 * 120) -> int:
         """Wait for the computer's reply (if any): until a human is to move."""
@@ -247,13 +221,13 @@ class Console:
     # ---- the board -------------------------------------------------------
     def board_loaded(self) -> bool:
         """False while `board` is still all zeros (nothing loaded since power-on)."""
-        return any(self.ram("board", BOARD_SIZE))
+        return any(self.read("board", BOARD_SIZE))
 
     def board_pieces(self) -> dict[int, tuple[int, int]]:
         """{padded square: (side, kind)} from `board` (the kind of a code's slot:
         SLOT_KIND), checking the encoding: sentinels off the board, each code a
         known slot, each slot on one square only.  Raises BoardStateError."""
-        board = self.ram("board", BOARD_SIZE)
+        board = self.read("board", BOARD_SIZE)
         playable = set(PLAYABLE)
         errors = [f"off-board byte {sq} is ${board[sq]:02X}, expected ${OFFBOARD:02X}"
                   for sq in range(BOARD_SIZE) if sq not in playable and board[sq] != OFFBOARD]
@@ -291,9 +265,9 @@ class Console:
                 row += (str(empty) if empty else "") + (FEN_LETTERS[p[1]].upper() if p[0] == RED else FEN_LETTERS[p[1]])
                 empty = 0
             rows.append(row + (str(empty) if empty else ""))
-        side = "b" if self.ram("eng_side") & 1 else "w"
-        move_no = self.ram16("game_ply") // 2 + 1 if self.has("game_ply") else 1
-        return f"{'/'.join(rows)} {side} - - {self.ram('eng_clock')} {move_no}"
+        side = "b" if self.byte("eng_side") & 1 else "w"
+        move_no = self.word("game_ply") // 2 + 1 if self.has("game_ply") else 1
+        return f"{'/'.join(rows)} {side} - - {self.byte('eng_clock')} {move_no}"
 
     def position(self) -> Position:
         """The position in RAM as a reference_py Position, validated by the
@@ -308,7 +282,7 @@ class Console:
 
     # ---- playing ---------------------------------------------------------
     def cursor(self) -> tuple[int, int]:
-        return self.ram("cursor_file"), self.ram("cursor_rank")
+        return self.byte("cursor_file"), self.byte("cursor_rank")
 
     def move_cursor_to(self, file: int, rank: int, max_frames: int = 600, max_stall: int = 120) -> None:
         """Press the D-pad until the cursor is on (file, rank).  Presses the
@@ -363,22 +337,22 @@ class Console:
             raise ValueError(f"'{iccs}' is not an ICCS move like h2e2")
         ff, fr, tf, tr = "abcdefghi".index(m[1]), int(m[2]), "abcdefghi".index(m[3]), int(m[4])
         self.wait_human_turn()
-        before = self.ram16("game_ply") if self.has("game_ply") else self.ram("eng_side")
+        before = self.word("game_ply") if self.has("game_ply") else self.byte("eng_side")
         self.move_cursor_to(ff, fr)
         if self.has("ui_sel"):
-            self.press_until(A, lambda c: c.ram("ui_sel") == square(ff, fr), 60,
+            self.press_until(A, lambda c: c.byte("ui_sel") == square(ff, fr), 60,
                              f"A on {m[1]}{m[2]} (pick up for {iccs})")
         else:
             self.press(A)
         self.move_cursor_to(tf, tr)
         self.press(A)
         if wait:
-            now = (lambda c: c.ram16("game_ply")) if self.has("game_ply") else (lambda c: c.ram("eng_side"))
+            now = (lambda c: c.word("game_ply")) if self.has("game_ply") else (lambda c: c.byte("eng_side"))
             self.wait_until(lambda c: now(c) != before, max_frames, f"move {iccs} accepted")
             self.wait_frames(settle)
 
 
 __all__ = ["Console", "Snapshot", "EmulatorCrashed", "WaitTimeout", "BoardStateError",
-           "load_labels", "buttons_text",
+           "buttons_text",
            "A", "B", "SELECT", "START", "UP", "DOWN", "LEFT", "RIGHT",
            "SCREEN_TITLE", "SCREEN_BOARD", "SCREEN_PAUSE", "SCREEN_GAME_OVER", "SCREEN_ATTRACT"]

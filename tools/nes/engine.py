@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Iterable
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -27,6 +26,7 @@ from reference_py.position import Position  # noqa: E402
 from tools.nes.cpu import PRG_SIZE, Cpu  # noqa: E402
 from tools.nes.guards import Fault  # noqa: E402
 from tools.nes.linkmap import LinkMap  # noqa: E402
+from tools.nes.memory import NamedMemory  # noqa: E402
 
 ROM = ROOT / "rom" / "xiangqi.nes"
 MAP = ROOT / "rom" / "xiangqi.map.json"
@@ -66,7 +66,7 @@ def engine_ram(link: LinkMap) -> list[tuple[int, int]]:
     return ranges
 
 
-class RomEngine:
+class RomEngine(NamedMemory):
     """The ROM's engine, with the reference's data structures readable."""
 
     def __init__(self, rom: Path = ROM, map_path: Path = MAP, seed: int = 1, build: bool = True) -> None:
@@ -75,43 +75,29 @@ class RomEngine:
         data = Path(rom).read_bytes()
         prg = data[16:16 + PRG_SIZE]
         self.link = LinkMap.load(map_path)
-        self.labels = labels = self.link.symbols()
+        self.symbols = self.link.symbols()
         floor = self.link.segment("STACK")[0] + ENGINE_STACK_RESERVE   # the engine's floor
-        self.cpu = Cpu(prg, engine_ram(self.link), labels["eng_host_stop"], seed, stack_floor=floor)
+        self.cpu = Cpu(prg, engine_ram(self.link), self.addr("eng_host_stop"), seed, stack_floor=floor)
         self.mem = self.cpu.mem
-        s = labels
-        self.a_board = s["board"]
-        self.a_piece_sq = s["piece_sq"]
+        self.a_board = self.addr("board")
+        self.a_piece_sq = self.addr("piece_sq")
         # a piece's kind is a constant of its code (fixed slots): the ROM table
-        self.code_kind = self.mem[s["code_kind"]:s["code_kind"] + 32]
-        self.a_counts = s["counts"]
-        self.a_ms_from, self.a_ms_to = s["ms_from"], s["ms_to"]
+        self.code_kind = self.read("code_kind", 32)
+        self.a_counts = self.addr("counts")
+        self.a_ms_from, self.a_ms_to = self.addr("ms_from"), self.addr("ms_to")
         # undo entries (asm/ram.s, sized by tools/rom/gen_tables.py ply_sizes):
         # eng_make needs eng_ply < plies, eng_perft eng_ply + depth <= plies
-        self.plies = self.link.export("ENG_PLIES")
+        self.plies = self.const("ENG_PLIES")
 
     # ---------------------------------------------------------- memory
-    def sym(self, name: str) -> int:
-        return self.labels[name]
+    def _load(self, addr: int, n: int) -> list:
+        return self.mem[addr:addr + n]
 
-    def peek(self, name: str, n: int = 1, offset: int = 0) -> list[int]:
-        a = self.labels[name] + offset
-        return self.mem[a:a + n]
-
-    def poke(self, name: str, values: Iterable[int], offset: int = 0) -> None:
-        a = self.labels[name] + offset
-        vals = list(values)
-        self.mem[a:a + len(vals)] = vals
-
-    def byte(self, name: str) -> int:
-        return self.mem[self.labels[name]]
-
-    def word(self, name: str) -> int:
-        a = self.labels[name]
-        return self.mem[a] | (self.mem[a + 1] << 8)
+    def _store(self, addr: int, values: list[int]) -> None:
+        self.mem[addr:addr + len(values)] = values
 
     def call(self, name: str, **kw) -> int:
-        return self.cpu.call(self.labels[name], **kw)
+        return self.cpu.call(self.addr(name), **kw)
 
     # ---------------------------------------------------------- engine API
     def load(self, pos: Position, vset: int = 0) -> int:
@@ -124,10 +110,10 @@ class RomEngine:
                 buf.append((8 if code & 0x20 else 0) + pos.piece_kind[slot])
             else:
                 buf.append(0)
-        self.poke("ms_from", buf)
-        self.poke("eng_side", [pos.side])
-        self.poke("eng_clock", [pos.clock])
-        self.poke("eng_vset", [vset])
+        self.write("ms_from", buf)
+        self.write("eng_side", [pos.side])
+        self.write("eng_clock", [pos.clock])
+        self.write("eng_vset", [vset])
         return self.call("eng_load")
 
     def load_fen(self, fen: str, vset: int = 0) -> int:
@@ -175,7 +161,7 @@ class RomEngine:
             if self.is_legal():
                 out.append(m)
             self.unmake()
-        self.poke("ms_top", [first])
+        self.write("ms_top", [first])
         return out
 
     def perft(self, depth: int) -> int:
@@ -185,7 +171,7 @@ class RomEngine:
         host instead, keeping a single root move on the stack."""
         self.call("eng_perft", a=depth, limit=PERFT_LIMIT)
         if not self.cpu.carry:
-            return int.from_bytes(bytes(self.peek("perft_count", 4)), "little")
+            return int.from_bytes(bytes(self.read("perft_count", 4)), "little")
         if self.byte("perft_ovf") == 2:
             raise ValueError(f"perft {depth}: deeper than the ROM's {self.plies - self.byte('eng_ply')} "
                              f"plies left (ENG_PLIES = {self.plies})")
@@ -197,18 +183,18 @@ class RomEngine:
         if moves is None:
             raise Fault("move stack overflow", f"perft {depth}: the root list does not fit "
                         f"the {self.ms_capacity()}-entry move stack")
-        self.poke("ms_top", [first])
+        self.write("ms_top", [first])
         self.in_check(self.byte("eng_side"))
         total = 0
         for m in moves:
-            self.poke("ms_from", [m & 0xFF], offset=first)
-            self.poke("ms_to", [m >> 8], offset=first)
-            self.poke("ms_top", [first + 1])
+            self.write("ms_from", [m & 0xFF], offset=first)
+            self.write("ms_to", [m >> 8], offset=first)
+            self.write("ms_top", [first + 1])
             self.make(first)
             if self.is_legal():
                 total += 1 if depth == 1 else self.perft(depth - 1)
             self.unmake()
-        self.poke("ms_top", [first])
+        self.write("ms_top", [first])
         return total
 
     def perft_divide(self, depth: int) -> list[tuple[int, int]]:
@@ -224,7 +210,7 @@ class RomEngine:
             if self.is_legal():
                 out.append((m, self.perft(depth - 1)))
             self.unmake()
-        self.poke("ms_top", [first])
+        self.write("ms_top", [first])
         return out
 
     def ms_capacity(self) -> int:
@@ -253,7 +239,7 @@ class RomEngine:
         """Every byte of position state, then eng_mterm, eng_chk, eng_ply, ms_top,
         eng_vbase (make/unmake round trips; ms_top is the second-to-last byte)."""
         s = self.state()
-        extra = list(self.peek("eng_mterm", 2)) + [self.byte("eng_chk"), self.byte("eng_ply"),
+        extra = list(self.read("eng_mterm", 2)) + [self.byte("eng_chk"), self.byte("eng_ply"),
                                                    self.byte("ms_top"), self.byte("eng_vbase")]
         return bytes(s["board"] + s["piece_sq"] + s["count"]
                      + [s["side"], s["clock"], s["key"] & 0xFF, s["key"] >> 8,

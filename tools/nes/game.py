@@ -63,13 +63,13 @@ class RomGame(RomEngine):
         """The state game_new leaves, but from any position (tests only):
         an empty record and a ring holding only this position."""
         self.load(pos)
-        self.poke("game_rep_top", [0])
-        self.poke("game_undo_n", [0])
-        self.poke("game_undo_head", [0])
-        self.poke("game_ply", [0, 0])
-        self.poke("rep_key_lo", [pos.key & 0xFF])
-        self.poke("rep_key_hi", [pos.key >> 8])
-        self.poke("rep_check", [1 if pos.in_check(pos.side) else 0] + [0] * 7)
+        self.write("game_rep_top", [0])
+        self.write("game_undo_n", [0])
+        self.write("game_undo_head", [0])
+        self.write("game_ply", [0, 0])
+        self.write("rep_key_lo", [pos.key & 0xFF])
+        self.write("rep_key_hi", [pos.key >> 8])
+        self.write("rep_check", [1 if pos.in_check(pos.side) else 0] + [0] * 7)
 
     def legal(self) -> list[int]:
         self._call("game_gen_legal")
@@ -102,7 +102,7 @@ class RomGame(RomEngine):
     def ring(self) -> tuple[list[int], list[bool]]:
         """The repetition ring: keys and check flags, oldest first."""
         n = self.byte("game_rep_top") + 1
-        lo, hi = self.peek("rep_key_lo", n), self.peek("rep_key_hi", n)
-        bits = self.peek("rep_check", (GAME_WINDOW + 7) // 8)
+        lo, hi = self.read("rep_key_lo", n), self.read("rep_key_hi", n)
+        bits = self.read("rep_check", (GAME_WINDOW + 7) // 8)
         return ([l | (h << 8) for l, h in zip(lo, hi)],
                 [bool(bits[i >> 3] >> (i & 7) & 1) for i in range(n)])

@@ -28,11 +28,15 @@ class LinkMap:
     label_banks: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, path: Path) -> "LinkMap":
+    def load(cls, path: Path, missing_ok: bool = False) -> "LinkMap":
+        """The map at path; with missing_ok, an empty map if there is none
+        (a ROM built by ca65/ld65 has no JSON map)."""
         path = Path(path)
         try:
             m = json.loads(path.read_text())
         except FileNotFoundError:
+            if missing_ok:
+                return cls(path, {}, {}, {}, {})
             raise LinkMapError(f"{path}: no linker map (build the ROM first: make rom)") from None
         except (OSError, ValueError) as exc:
             raise LinkMapError(f"{path}: cannot read the linker map: {exc}") from None

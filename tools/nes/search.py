@@ -42,50 +42,32 @@ def _s16(v: int) -> int:
     return v - 0x10000 if v & 0x8000 else v
 
 
-class RomSearch:
+class RomSearch(RomEngine):
     """The ROM's eval and search on a py65 6502 (one instance, many searches)."""
 
     def __init__(self, rom: Path = ROM, map_path: Path = MAP, build: bool = True) -> None:
-        self.eng = RomEngine(rom, map_path, build=build)
-        self.sym = self.eng.labels
-        self.mem = self.eng.mem
+        super().__init__(rom, map_path, build=build)
         self.sets = list(load_eval().sets)
-
-    # ---------------------------------------------------------- memory
-    def a(self, name: str) -> int:
-        return self.sym[name]
-
-    def rd(self, name: str, offset: int = 0) -> int:
-        return self.mem[self.sym[name] + offset]
-
-    def rd16(self, name: str) -> int:
-        a = self.sym[name]
-        return self.mem[a] | (self.mem[a + 1] << 8)
-
-    def wr(self, name: str, values, offset: int = 0) -> None:
-        a = self.sym[name] + offset
-        vals = list(values)
-        self.mem[a:a + len(vals)] = vals
 
     # ---------------------------------------------------------- eval
     def eval(self, pos: Position, set_name: str) -> tuple[int, int]:
         """eng_eval of pos with weight set `set_name`: (score, cycles).
         pos is loaded with eng_load (canonical slots)."""
-        self.eng.load(pos, self.sets.index(set_name))
-        cycles = self.eng.call("eng_eval")
-        m = self.eng.cpu.mpu
+        self.load(pos, self.sets.index(set_name))
+        cycles = self.call("eng_eval")
+        m = self.cpu.mpu
         return _s16(m.a | (m.x << 8)), cycles
 
     def eval_ge(self, pos: Position, set_name: str, threshold: int, load: bool = True) -> tuple[bool, int | None, int]:
         """eng_eval_ge of pos with T = threshold: (e >= T, e when below T else
         None, cycles).  Checks that T (local+12..13) and local+14..15 are kept."""
         if load:
-            self.eng.load(pos, self.sets.index(set_name))
+            self.load(pos, self.sets.index(set_name))
         t = threshold & 0xFFFF
-        self.mem[12:16] = [t & 0xFF, t >> 8, 0x5A, 0xA5]
-        cycles = self.eng.call("eng_eval_ge")
-        assert list(self.mem[12:16]) == [t & 0xFF, t >> 8, 0x5A, 0xA5], "eng_eval_ge changed local+12..15"
-        m = self.eng.cpu.mpu
+        self.write("local", [t & 0xFF, t >> 8, 0x5A, 0xA5], 12)
+        cycles = self.call("eng_eval_ge")
+        assert self.read("local", 4, 12) == [t & 0xFF, t >> 8, 0x5A, 0xA5], "eng_eval_ge changed local+12..15"
+        m = self.cpu.mpu
         if m.p & 1:
             return False, _s16(m.a | (m.x << 8)), cycles
         return True, None, cycles
@@ -93,50 +75,50 @@ class RomSearch:
     def noisy_evals(self, pos: Position, level_index: int, seed: int, count: int) -> list[int]:
         """`count` calls of search_eval (eval + LFSR noise) in a row."""
         lv = levels()[level_index]
-        self.eng.load(pos, self.sets.index(lv.eval))
-        self.wr("s_level", [level_index])
+        self.load(pos, self.sets.index(lv.eval))
+        self.write("s_level", [level_index])
         seed &= 0xFFFF
         seed = seed or 0xACE1
-        self.wr("s_lfsr", [seed & 0xFF, seed >> 8])
+        self.write("s_lfsr", [seed & 0xFF, seed >> 8])
         out = []
         for _ in range(count):
-            self.eng.call("search_eval")
-            out.append(_s16(self.mem[14] | (self.mem[15] << 8)))     # rv = local+14
+            self.call("search_eval")
+            out.append(_s16(self.word("local", 14)))     # rv = local+14
         return out
 
     # ---------------------------------------------------------- search
     def load_history(self, pos: Position) -> None:
         keys = pos.keys[-GAME_WINDOW:] or [pos.key]
         checks = pos.checks[-GAME_WINDOW:] or [pos.in_check(pos.side)]
-        self.wr("rep_key_lo", [k & 0xFF for k in keys])
-        self.wr("rep_key_hi", [k >> 8 for k in keys])
+        self.write("rep_key_lo", [k & 0xFF for k in keys])
+        self.write("rep_key_hi", [k >> 8 for k in keys])
         bits = [0] * ((len(keys) + 7) // 8)
         for i, c in enumerate(checks):
             if c:
                 bits[i >> 3] |= 1 << (i & 7)
-        self.wr("rep_check", bits)
-        self.wr("s_rep_top", [len(keys) - 1])
+        self.write("rep_check", bits)
+        self.write("s_rep_top", [len(keys) - 1])
 
     def search(self, pos: Position, level: str, seed: int = 0, limit: int = SEARCH_LIMIT) -> dict:
         """eng_search of pos (its keys/checks are the game history).  Returns
         the reference's JSON fields plus cycles and seconds."""
         lv = level_by_name(level)
         index = [l.name for l in levels()].index(lv.name)
-        self.eng.load(pos, self.sets.index(lv.eval))
+        self.load(pos, self.sets.index(lv.eval))
         self.load_history(pos)
         seed &= 0xFFFF
-        self.wr("s_lfsr", [seed & 0xFF, seed >> 8])
+        self.write("s_lfsr", [seed & 0xFF, seed >> 8])
         t = time.perf_counter()
-        cycles = self.eng.cpu.call(self.a("eng_search"), a=index, limit=limit)
+        cycles = self.call("eng_search", a=index, limit=limit)
         wall = time.perf_counter() - t
-        n = self.rd("s_res_pvlen")
-        pv = [self.rd("s_res_from", i) | (self.rd("s_res_to", i) << 8) for i in range(n)]
+        n = self.byte("s_res_pvlen")
+        pv = [self.byte("s_res_from", i) | (self.byte("s_res_to", i) << 8) for i in range(n)]
         if n:
-            score = _s16(self.rd16("s_res_score"))
+            score = _s16(self.word("s_res_score"))
             move = move_iccs(pv[0])
         else:
             score, move = -MATE, None
-        return {"move": move, "score": score, "nodes": self.rd16("s_nodes"), "depth": self.rd("s_res_depth"),
+        return {"move": move, "score": score, "nodes": self.word("s_nodes"), "depth": self.byte("s_res_depth"),
                 "pv": [move_iccs(m) for m in pv], "cycles": cycles, "seconds": round(cycles / NES_HZ, 3),
                 "wall": round(wall, 3)}
 
