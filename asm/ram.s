@@ -186,7 +186,7 @@ s_lfsr:          .res 2                   ; search: seed (input), then the noise
 .assert local = $0000, error, "locals must start the zero page"
 .assert oam = $0200, error, "shadow OAM must be page $02 (OAM DMA)"
 .assert stack_floor = STACK_FLOOR, error, "the stack must be $01C0-$01FF"
-.assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "tools/nes's ENGINE_STACK_RESERVE is 16"
+.assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "the UI and the NMI keep the stack's last 16 bytes"
 .assert board = $0400, error, "board must start page $04 (no page crossing in board,x)"
 .assert piece_sq >= $10, error, "piece_sq-$10,x must be a zero-page operand"
 .assert killers = $0100, error, "engine per-ply data must start page 1"

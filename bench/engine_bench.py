@@ -23,7 +23,6 @@ from reference_py.search import Searcher, levels
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "bench" / "middlegames.fen"
 PERFT = ROOT.parent / "shared" / "positions" / "perft.txt"
-NES_HZ = 1_789_773
 
 
 def suite_fens() -> list[str]:

@@ -35,9 +35,9 @@ from reference_py.cli import parse_suite
 from reference_py.fen import parse_fen
 from tools.rom.memory_map import budget_rows
 from tools.nes.engine import PERFT_LIMIT, RomEngine
+from tools.nes.timing import NES_HZ
 
 ROOT = Path(__file__).resolve().parents[1]
-NES_HZ = 1_789_773
 MIDDLEGAMES = ROOT / "bench" / "middlegames.fen"
 SUITE = Path("/work/shared/positions/perft.txt")
 

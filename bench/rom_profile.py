@@ -40,7 +40,8 @@ if str(ROOT) not in sys.path:
 from bench.engine_bench import suite_fens  # noqa: E402
 from reference_py.cli import game_position  # noqa: E402
 from tools.nes.guards import Returned  # noqa: E402
-from tools.nes.search import NES_HZ, RomSearch  # noqa: E402
+from tools.nes.search import RomSearch  # noqa: E402
+from tools.nes.timing import NES_HZ  # noqa: E402
 
 
 class Profile:

@@ -32,7 +32,8 @@ from bench.engine_bench import suite_fens  # noqa: E402
 from bench.rom_profile import Profile  # noqa: E402
 from reference_py.cli import game_position  # noqa: E402
 from tools.nes.guards import Fault  # noqa: E402
-from tools.nes.search import NES_HZ, RomSearch, reference_search  # noqa: E402
+from tools.nes.search import RomSearch, reference_search  # noqa: E402
+from tools.nes.timing import NES_HZ  # noqa: E402
 
 OUT = ROOT / "build" / "rom_search_bench.md"
 

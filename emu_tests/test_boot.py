@@ -8,7 +8,6 @@ Also saves docs/screenshots/boot.png (the title) and docs/screenshots/game.png
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 import numpy as np
@@ -18,10 +17,11 @@ from PIL import Image
 cynes = pytest.importorskip("cynes")
 from cynes import NES, NES_INPUT_RIGHT, NES_INPUT_START, NES_INPUT_UP  # noqa: E402
 
+from tools.nes.linkmap import LinkMap  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOT = ROOT / "docs" / "screenshots" / "boot.png"
 GAME_SCREENSHOT = ROOT / "docs" / "screenshots" / "game.png"
-MAP = ROOT / "rom" / "xiangqi.map.json"
 
 # Layout (asm/tiles.inc): file f, rank r -> 16x16 cell at metatile
 # (1 + f, 2 + (9 - r) + (1 if r <= 4 else 0)).
@@ -36,7 +36,8 @@ START = {  # rank -> 9 files, upper case = red, lower case = black, . = empty
 
 
 def labels(rom_path) -> dict[str, int]:
-    return json.loads(MAP.read_text())["labels"]
+    """The build's labels and exported constants (its JSON map)."""
+    return LinkMap.load(rom_path.with_suffix(".map.json")).symbols()
 
 
 def cell_origin(f: int, r: int) -> tuple[int, int]:
@@ -110,7 +111,7 @@ def test_does_not_crash(title, booted):
 def test_boot_shows_the_title(title, rom_path):
     nes, frame = title
     lab = labels(rom_path)
-    assert nes[lab["ui_screen"]] == 0                      # UI_SCREEN_TITLE
+    assert nes[lab["ui_screen"]] == lab["UI_SCREEN_TITLE"]
     red, black, *_ = masks(frame[24:80, 64:192])           # 象棋 in red
     assert red.sum() > 400
     _, black, *_ = masks(frame[88:104, 64:192])            # XIANGQI in black
@@ -121,8 +122,8 @@ def test_boot_shows_the_title(title, rom_path):
 def test_start_begins_a_game(booted, rom_path):
     nes, _ = booted
     lab = labels(rom_path)
-    assert nes[lab["ui_screen"]] == 1                      # UI_SCREEN_PLAY
-    assert nes[lab["ui_players"]] == 1 and nes[lab["ui_level"]] == 0
+    assert nes[lab["ui_screen"]] == lab["UI_SCREEN_PLAY"]
+    assert nes[lab["ui_players"]] == lab["UI_HUMAN_RED"] and nes[lab["ui_level"]] == 0
     assert nes[lab["eng_side"]] == 0 and nes[lab["ui_busy"]] == 0
 
 

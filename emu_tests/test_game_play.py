@@ -32,12 +32,10 @@ import pytest
 
 pytest.importorskip("cynes")
 
-from tools.nes.console import (  # noqa: E402
-    A, B, DOWN, LEFT, RIGHT, SCREEN_ATTRACT, SCREEN_BOARD, SCREEN_GAME_OVER, SCREEN_PAUSE,
-    SCREEN_TITLE, START, UP, Console,
-)
+from tools.nes.console import A, B, DOWN, LEFT, RIGHT, START, UP, Console  # noqa: E402
+from tools.nes.linkmap import built  # noqa: E402
 from emu_tests.screenshot_diff import compare_screenshot  # noqa: E402
-from reference_py.board import BLACK, RED, file_of, move_from, move_iccs, move_to, rank_of, square  # noqa: E402
+from reference_py.board import BLACK, BOARD_SIZE, RED, file_of, move_from, move_iccs, move_to, rank_of, square  # noqa: E402
 from reference_py.fen import START_FEN  # noqa: E402
 from reference_py.rules import GAME_WINDOW, Game  # noqa: E402
 from reference_py.search import levels, search  # noqa: E402
@@ -46,12 +44,17 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 LEVELS = levels()
 NOVICE, EASY, HARD, MASTER = 0, 1, 3, 4
 
-# asm/global.inc
-GAME_CHECKMATE, GAME_STALEMATE, GAME_PERPETUAL, GAME_REPETITION, GAME_DRAW_60 = 1, 2, 3, 4, 5
-UI_RESULT_RESIGN = 6
-NO_WINNER = 2
-HUMAN_RED, HUMAN_BLACK, TWO_PLAYERS = 1, 2, 3
-THINK_NONE, THINK_MOVE, THINK_HINT = 0, 1, 2
+# asm/global.inc's constants, as the build exports them (asm/exports.s)
+_X = built().exports
+SCREEN_TITLE, SCREEN_BOARD, SCREEN_PAUSE, SCREEN_GAME_OVER, SCREEN_ATTRACT = (
+    _X[f"UI_SCREEN_{n}"] for n in ("TITLE", "PLAY", "PAUSE", "OVER", "ATTRACT"))
+GAME_CHECKMATE, GAME_STALEMATE, GAME_PERPETUAL, GAME_REPETITION, GAME_DRAW_60 = (
+    _X[f"GAME_{n}"] for n in ("CHECKMATE", "STALEMATE", "PERPETUAL", "REPETITION", "DRAW_60"))
+UI_RESULT_RESIGN, NO_WINNER = _X["UI_RESULT_RESIGN"], _X["GAME_NO_WINNER"]
+HUMAN_RED, HUMAN_BLACK = _X["UI_HUMAN_RED"], _X["UI_HUMAN_BLACK"]
+TWO_PLAYERS = HUMAN_RED | HUMAN_BLACK
+THINK_NONE, THINK_MOVE, THINK_HINT = (_X[f"UI_THINK_{n}"] for n in ("NONE", "MOVE", "HINT"))
+# docs/UI.md: the pause menu's items in order, and the demo after 20 s idle on the title
 ITEM_RESUME, ITEM_TAKEBACK, ITEM_HINT, ITEM_RESIGN, ITEM_NEW_GAME = range(5)
 ATTRACT_IDLE_FRAMES = 1200
 
@@ -318,7 +321,7 @@ def test_game_as_black_vs_easy(rom_path):
 
 # ---- 2. illegal attempts ---------------------------------------------------------------
 def snapshot_state(con: Console) -> tuple:
-    return (con.read("board", 154), con.byte("eng_side"), con.word("game_ply"), con.screen_id())
+    return (con.read("board", BOARD_SIZE), con.byte("eng_side"), con.word("game_ply"), con.screen_id())
 
 
 def test_illegal_attempts_change_nothing(rom_path):

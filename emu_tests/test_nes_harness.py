@@ -10,7 +10,7 @@ from PIL import Image
 pytest.importorskip("cynes")
 
 from tools.nes.console import (  # noqa: E402
-    A, SCREEN_BOARD, BoardStateError, Console, EmulatorCrashed, WaitTimeout,
+    A, BoardStateError, Console, EmulatorCrashed, WaitTimeout,
 )
 from emu_tests.screenshot_diff import compare_screenshot  # noqa: E402
 from reference_py.board import BOARD_SIZE, CANNON, RED, square  # noqa: E402
@@ -31,7 +31,7 @@ def on_board(con) -> Console:
     """The console with the board and its cursor on screen (a game started
     from the title screen, once the ROM has one)."""
     if con.has("ui_screen"):
-        con.press_until(A, lambda c: c.screen_id() == SCREEN_BOARD, 300, "A on the title screen")
+        con.press_until(A, lambda c: c.screen_id() == c.const("UI_SCREEN_PLAY"), 300, "A on the title screen")
         con.wait_human_turn()
     return con
 

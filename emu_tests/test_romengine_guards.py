@@ -10,13 +10,14 @@ from tools.nes.guards import Fault, Unmapped
 
 CODE, STOP = 0x8000, 0xFFF0
 RAM = [(0x0000, 0x0100), (0x0180, 0x0200), (0x0400, 0x0500)]   # a sparse test map
+FLOOR = 0x01D0                                                 # its stack floor
 
 
 def cpu_with(code: bytes) -> Cpu:
     prg = bytearray([0xEA] * 0x8000)            # NOP everywhere
     prg[0:len(code)] = code
     prg[STOP - 0x8000:STOP - 0x8000 + 3] = bytes([0x4C, STOP & 0xFF, STOP >> 8])
-    return Cpu(bytes(prg), RAM, STOP)
+    return Cpu(bytes(prg), RAM, STOP, stack_floor=FLOOR)
 
 
 def run(code: bytes, limit: int = 100_000) -> Cpu:

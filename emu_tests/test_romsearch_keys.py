@@ -15,11 +15,12 @@ import pytest
 
 from bench.engine_bench import suite_fens
 from reference_py.board import EMPTY
+from reference_py.config import load_search
 from reference_py.fen import parse_fen
 from reference_py.search import KEY_CAPTURE, Searcher, level_by_name, levels
 from tools.nes.search import RomSearch
 
-ENTRIES = 192                      # config/search.yaml move_stack_entries
+ENTRIES = load_search().move_stack_entries   # the move stack's size (config/search.yaml)
 PLY = 2                            # a main-search ply with killers
 PVF, PVT = 6, 7                    # pvf / pvt (local+6, local+7)
 BI = 0                             # bi (local+0)

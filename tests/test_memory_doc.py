@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tools.rom import memory_map
-from tools.nes.engine import ensure_rom
+from tools.rom.files import ensure_rom
 
 ROOT = Path(__file__).resolve().parents[1]
 

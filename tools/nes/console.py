@@ -2,9 +2,9 @@
 
     from tools.nes.console import Console
     con = Console()                              # rom/xiangqi.nes + rom/xiangqi.map.json
-    con.wait_screen(SCREEN_TITLE, 120)
+    con.wait_screen(con.const("UI_SCREEN_TITLE"), 120)
     con.press(A)                                 # "A: PLAY" (1P as Red)
-    con.wait_screen(SCREEN_BOARD, 120)
+    con.wait_screen(con.const("UI_SCREEN_PLAY"), 120)
     con.play_move("h2e2")                        # cursor to h2, A, cursor to e2, A
     con.wait_human_turn()                        # the computer's reply
     pos = con.position()                         # a reference_py Position, validated
@@ -14,7 +14,7 @@ RAM is read and written by name (con.byte("ui_screen"), con.read("board",
 the build writes beside the ROM, so tests never hard-code addresses.  The UI contract the game
 tests rely on (names exported by asm/ram.s):
 
-  ui_screen      0 title, 1 board (play), 2 pause menu, 3 game over, 4 attract
+  ui_screen      title, play, pause, over, attract (the build's UI_SCREEN_*)
   ui_busy        nonzero while the computer thinks
   cursor_file    0-8 (a-i), cursor_rank 0-9 (0 = Red's back rank)
   ui_sel, ui_players, ui_level, ui_result, ui_winner
@@ -39,6 +39,11 @@ from typing import Callable
 import numpy as np
 from PIL import Image
 
+from cynes import (
+    NES, NES_INPUT_A, NES_INPUT_B, NES_INPUT_DOWN, NES_INPUT_LEFT, NES_INPUT_RIGHT, NES_INPUT_SELECT,
+    NES_INPUT_START, NES_INPUT_UP,
+)
+
 from reference_py.board import (
     BLACK, BLACK_TAG, BOARD_SIZE, EMPTY, FEN_LETTERS, OFFBOARD, PLAYABLE, RED, RED_TAG, SLOT_MASK,
     file_of, rank_of, square,
@@ -54,16 +59,18 @@ ROM = ROOT / "rom" / "xiangqi.nes"
 # KIND_SLOTS), so the ROM keeps no kinds in RAM (its code_kind table in PRG).
 SLOT_KIND = [kind for _side in range(2) for kind, slots in KIND_RANGES for _ in slots]
 
-# Controller bits (cynes.NES.controller, pad 1).
-A, B, SELECT, START = 0x80, 0x40, 0x20, 0x10
-UP, DOWN, LEFT, RIGHT = 0x08, 0x04, 0x02, 0x01
+# Controller bits (cynes.NES.controller, pad 1; pad 2 is the high byte).
+A, B, SELECT, START = NES_INPUT_A, NES_INPUT_B, NES_INPUT_SELECT, NES_INPUT_START
+UP, DOWN, LEFT, RIGHT = NES_INPUT_UP, NES_INPUT_DOWN, NES_INPUT_LEFT, NES_INPUT_RIGHT
 BUTTON_NAMES = {A: "A", B: "B", SELECT: "Select", START: "Start",
                 UP: "Up", DOWN: "Down", LEFT: "Left", RIGHT: "Right"}
 
-# ui_screen values (the UI contract above).
-SCREEN_TITLE, SCREEN_BOARD, SCREEN_PAUSE, SCREEN_GAME_OVER, SCREEN_ATTRACT = range(5)
-SCREEN_NAMES = {SCREEN_TITLE: "title", SCREEN_BOARD: "board", SCREEN_PAUSE: "pause menu",
-                SCREEN_GAME_OVER: "game over", SCREEN_ATTRACT: "attract"}
+
+def screen_names(link: LinkMap) -> dict[int, str]:
+    """ui_screen's values and their names, from the build's UI_SCREEN_*
+    exports (asm/global.inc): {0: "title", 1: "play", ...}."""
+    prefix = "UI_SCREEN_"
+    return {v: k[len(prefix):].lower() for k, v in link.exports.items() if k.startswith(prefix)}
 
 
 class EmulatorCrashed(RuntimeError):
@@ -95,11 +102,11 @@ class Console(NamedMemory):
     bounded waits and crash checks."""
 
     def __init__(self, rom: str | Path = ROM, map_path: str | Path | None = None) -> None:
-        from cynes import NES          # imported here so that importing the module never needs cynes
         self.rom = Path(rom)
         self.map_path = Path(map_path) if map_path else self.rom.with_suffix(".map.json")
         self.link = LinkMap.load(self.map_path, missing_ok=True)
         self.symbols = self.link.symbols()
+        self.screen_names = screen_names(self.link)
         self.nes = NES(str(self.rom))
         self.frames = 0                # frames run since power-on (kept across save/load)
         self.framebuffer: np.ndarray | None = None
@@ -123,7 +130,7 @@ class Console(NamedMemory):
     def where(self) -> str:
         """A short description of the state, for error messages."""
         s = self.screen_id()
-        screen = "ui_screen not exported" if s is None else f"ui_screen={s} ({SCREEN_NAMES.get(s, '?')})"
+        screen = "ui_screen not exported" if s is None else f"ui_screen={s} ({self.screen_names.get(s, '?')})"
         return f"frame {self.frames}, {screen}" + (", computer thinking" if self.busy() else "")
 
     # ---- time and input -------------------------------------------------
@@ -180,20 +187,22 @@ class Console(NamedMemory):
 
     def wait_screen(self, screen: int, max_frames: int = 600) -> int:
         return self.wait_until(lambda c: c.screen_id() == screen, max_frames,
-                               f"ui_screen == {screen} ({SCREEN_NAMES.get(screen, '?')})")
+                               f"ui_screen == {screen} ({self.screen_names.get(screen, '?')})")
 
     def wait_idle(self, max_frames: int = 60 * 120) -> int:
         """Wait while the computer thinks (ui_busy nonzero)."""
         return self.wait_until(lambda c: not c.busy(), max_frames, "ui_busy == 0")
 
     def human_to_move(self) -> bool:
-        """Idle and the side to move is a human's (ui_players bit 0 Red, bit 1
-        Black); just idle if the ROM does not export ui_players."""
+        """Idle and the side to move is a human's (ui_players holds the build's
+        UI_HUMAN_RED / UI_HUMAN_BLACK bits); just idle if the ROM does not
+        export ui_players."""
         if self.busy():
             return False
         if not self.has("ui_players"):
             return True
-        return bool(self.byte("ui_players") >> (self.byte("eng_side") & 1) & 1)
+        human = self.const("UI_HUMAN_BLACK" if self.byte("eng_side") & 1 else "UI_HUMAN_RED")
+        return bool(self.byte("ui_players") & human)
 
     def wait_human_turn(self, max_frames: int = 60 * 120) -> int:
         """Wait for the computer's reply (if any): until a human is to move."""
@@ -355,4 +364,4 @@ class Console(NamedMemory):
 __all__ = ["Console", "Snapshot", "EmulatorCrashed", "WaitTimeout", "BoardStateError",
            "buttons_text",
            "A", "B", "SELECT", "START", "UP", "DOWN", "LEFT", "RIGHT",
-           "SCREEN_TITLE", "SCREEN_BOARD", "SCREEN_PAUSE", "SCREEN_GAME_OVER", "SCREEN_ATTRACT"]
+           "screen_names"]

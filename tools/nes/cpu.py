@@ -15,7 +15,6 @@ from py65.devices.mpu6502 import MPU
 from tools.nes.guards import PRG_START, Fault, Returned, Unmapped, guarded_table
 
 PRG_SIZE = 0x8000
-STACK_FLOOR = 0x01D0              # ENGINE_STACK_FLOOR in asm/global.inc
 DEFAULT_LIMIT = 2_000_000_000     # cycles per call
 CHUNK = 2048                      # instructions between two cycle-limit checks
 
@@ -34,7 +33,11 @@ class Cpu:
     """A bare 6502 with the guards, running one PRG image."""
 
     def __init__(self, prg: bytes, ram_ranges: Iterable[tuple[int, int]], stop: int, seed: int = 1,
-                 stack_floor: int = STACK_FLOOR) -> None:
+                 *, stack_floor: int) -> None:
+        """ram_ranges: [start, end) of the RAM the code may use (random at
+        first, as on the NES); stop: where the host's calls return to;
+        stack_floor: the lowest stack byte a push may write (the build's
+        ENGINE_STACK_FLOOR for the engine)."""
         self.stop = stop
         self.stack_floor = stack_floor
         self.writable = bytearray(0x10000)

@@ -21,35 +21,17 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from reference_py.board import PLAYABLE  # noqa: E402
+from reference_py.board import BOARD_SIZE, PLAYABLE  # noqa: E402
 from reference_py.position import Position  # noqa: E402
 from tools.nes.cpu import PRG_SIZE, Cpu  # noqa: E402
 from tools.nes.guards import Fault  # noqa: E402
 from tools.nes.linkmap import LinkMap  # noqa: E402
 from tools.nes.memory import NamedMemory  # noqa: E402
+from tools.rom.files import MAP, ROM, ensure_rom  # noqa: E402
 
-ROM = ROOT / "rom" / "xiangqi.nes"
-MAP = ROOT / "rom" / "xiangqi.map.json"
 ENGINE_RAM_SEGMENTS = ("ZEROPAGE", "ENGINE_PLY", "STACK", "ENGINE_LO", "ENGINE_BSS")
-ENGINE_STACK_RESERVE = 16         # bytes of the stack segment kept for the UI and the NMI
-LOCALS_END = 0x0010               # $00-$0F: LOCAL-16 scratch
+LOCALS_END = 0x0010               # $00-$0F: LOCAL-16 scratch (asm/global.inc's calling convention)
 PERFT_LIMIT = 200_000_000_000     # eng_perft: perft 4 of the suite's biggest takes ~4.5e9
-ROM_INPUTS = ["asm/**/*.s", "asm/**/*.inc", "asm/*.cfg", "assets/*.png", "config/*.yaml", "reference_py/*.py",
-              "tools/rom/gen_tables.py", "tools/asm/*.py", "tools/rom/build.py"]
-
-
-def rom_is_stale(rom: Path = ROM, map_path: Path = MAP) -> bool:
-    if not rom.exists() or not map_path.exists():
-        return True
-    built = min(rom.stat().st_mtime, map_path.stat().st_mtime)
-    return any(p.stat().st_mtime > built for pat in ROM_INPUTS for p in ROOT.glob(pat))
-
-
-def ensure_rom() -> None:
-    """Build rom/xiangqi.nes (and its map) with our assembler if stale."""
-    if rom_is_stale():
-        from tools.rom import build as build_rom
-        build_rom.build("ours", ROM)
 
 
 def engine_ram(link: LinkMap) -> list[tuple[int, int]]:
@@ -76,8 +58,8 @@ class RomEngine(NamedMemory):
         prg = data[16:16 + PRG_SIZE]
         self.link = LinkMap.load(map_path)
         self.symbols = self.link.symbols()
-        floor = self.link.segment("STACK")[0] + ENGINE_STACK_RESERVE   # the engine's floor
-        self.cpu = Cpu(prg, engine_ram(self.link), self.addr("eng_host_stop"), seed, stack_floor=floor)
+        self.cpu = Cpu(prg, engine_ram(self.link), self.addr("eng_host_stop"), seed,
+                       stack_floor=self.const("ENGINE_STACK_FLOOR"))
         self.mem = self.cpu.mem
         self.a_board = self.addr("board")
         self.a_piece_sq = self.addr("piece_sq")
@@ -225,7 +207,7 @@ class RomEngine(NamedMemory):
         m = self.mem
         piece_sq = m[self.a_piece_sq:self.a_piece_sq + 32]
         return {
-            "board": m[self.a_board:self.a_board + 154],
+            "board": m[self.a_board:self.a_board + BOARD_SIZE],
             "piece_sq": piece_sq,
             "piece_kind": [k if sq else 0 for k, sq in zip(self.code_kind, piece_sq)],
             "count": m[self.a_counts:self.a_counts + 16],

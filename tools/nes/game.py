@@ -1,11 +1,11 @@
-"""The ROM's game layer (asm/game_rules.s) on py65, for differential tests.
+"""The ROM's game layer (asm/game/game_rules.s) on py65, for differential tests.
 
 game_rules.s wraps the engine with what a game needs: the legal moves of the
 side to move, playing a move for good with a take-back record, the
 repetition ring and the game's outcome (reference_py/rules.py, Game).  This
-driver runs those routines with tools.romengine's guards; the game's own
-variables live in the UI_PAGE1 segment, which is made writable here in
-addition to the engine's RAM.
+driver runs those routines under the guards of tools/nes/guards.py; the
+game's own variables live in the UI_PAGE1 segment, which is made writable
+here in addition to the engine's RAM.
 """
 from __future__ import annotations
 
@@ -19,15 +19,16 @@ if str(ROOT) not in sys.path:
 
 from reference_py.position import Position  # noqa: E402
 from reference_py.rules import GAME_WINDOW  # noqa: E402
-from tools.nes.engine import MAP, ROM, RomEngine  # noqa: E402
+from tools.nes.engine import RomEngine  # noqa: E402
+from tools.rom.files import MAP, ROM  # noqa: E402
 
-# game_outcome's A, as in asm/global.inc
-OUTCOME_NAMES = {0: None, 1: "checkmate", 2: "stalemate", 3: "perpetual", 4: "repetition", 5: "60 moves"}
-NO_WINNER = 2
+# game_outcome's results (A), by the name the build exports them under
+OUTCOMES = {"GAME_ONGOING": None, "GAME_CHECKMATE": "checkmate", "GAME_STALEMATE": "stalemate",
+            "GAME_PERPETUAL": "perpetual", "GAME_REPETITION": "repetition", "GAME_DRAW_60": "60 moves"}
 
 
 def reference_outcome(outcome) -> tuple[str | None, int | None]:
-    """A reference Outcome as (OUTCOME_NAMES value, winner) for comparison."""
+    """A reference Outcome as (OUTCOMES value, winner) for comparison."""
     if outcome is None:
         return None, None
     r = outcome.reason
@@ -49,6 +50,8 @@ class RomGame(RomEngine):
             self.cpu.writable[a] = 1
             self.mem[a] = rng.randrange(256)
         self.cycles: dict[str, int] = {}
+        self.outcome_names = {self.const(k): name for k, name in OUTCOMES.items()}
+        self.no_winner = self.const("GAME_NO_WINNER")
 
     def _call(self, name: str, **kw) -> int:
         c = self.call(name, **kw)
@@ -92,8 +95,8 @@ class RomGame(RomEngine):
     def outcome(self) -> tuple[str | None, int | None]:
         self._call("game_outcome")
         a, x = self.cpu.mpu.a, self.cpu.mpu.x
-        name = OUTCOME_NAMES[a]
-        return name, (None if name is None or x == NO_WINNER else x)
+        name = self.outcome_names[a]
+        return name, (None if name is None or x == self.no_winner else x)
 
     def think(self, level: int) -> int:
         self._call("game_think", a=level)

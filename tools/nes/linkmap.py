@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools.rom.files import MAP, ensure_rom
+
 
 class LinkMapError(Exception):
     """The map is missing, unreadable or lacks what a driver needs."""
@@ -78,3 +80,10 @@ class LinkMap:
     def bank_of(self, name: str) -> int | None:
         """The PRG bank a label lives in (None: not banked, or not in ROM)."""
         return self.label_banks.get(name)
+
+
+def built() -> LinkMap:
+    """The map of rom/xiangqi.nes, the ROM (re)built first if stale: for
+    tests that take the build's constants at import."""
+    ensure_rom()
+    return LinkMap.load(MAP)

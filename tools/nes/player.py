@@ -43,17 +43,16 @@ from PIL import Image
 
 from tools.atomic import save_png, write_atomic
 from tools.nes.console import A, SELECT, START, Console, EmulatorCrashed
+from tools.nes.timing import NTSC_FPS
+from tools.rom.files import ROOT, ROM
 
-ROOT = Path(__file__).resolve().parents[2]
-ROM = ROOT / "rom" / "xiangqi.nes"
 GIF = ROOT / "rom" / "demo.gif"
 SHOTS = ROOT / "rom" / "screenshots"
 
-NTSC_FPS = 60.0988
 
-# ui_screen values (asm/ram.s; tools/nes/console.py has the same contract).
-SCREEN_NAMES = {0: "title", 1: "board", 2: "pause", 3: "gameover", 4: "attract"}
-SCREEN_TITLE, SCREEN_BOARD, SCREEN_ATTRACT = 0, 1, 4
+# The screenshot of each screen (the build's UI_SCREEN_* exports): its file name.
+SHOT_NAMES = {"UI_SCREEN_TITLE": "title", "UI_SCREEN_PLAY": "board", "UI_SCREEN_PAUSE": "pause",
+              "UI_SCREEN_OVER": "gameover", "UI_SCREEN_ATTRACT": "attract"}
 
 # The headless recording: frame budgets (all bounded, so `make play` always ends).
 GIF_EVERY = 4                 # record every 4th frame: 15 frames a second
@@ -193,6 +192,8 @@ class Recorder:
 
     def __init__(self, rom: Path) -> None:
         self.con = Console(rom)
+        exports = self.con.link.exports
+        self.shot_names = {exports[k]: name for k, name in SHOT_NAMES.items() if k in exports}
         self.frame: np.ndarray | None = None
         self.gif = GifFrames()
         self.recording = False
@@ -223,7 +224,7 @@ class Recorder:
         if s != self._screen:
             self._screen, self._since = s, 0
         self._since += 1
-        name = "board" if s is None else SCREEN_NAMES.get(s, f"screen{s}")
+        name = "board" if s is None else self.shot_names.get(s, f"screen{s}")
         if name not in self.shots and self._since >= SHOT_AFTER.get(name, 60):
             self.shots[name] = np.array(self.frame, dtype=np.uint8)
 
@@ -236,9 +237,10 @@ def record(rom: Path, gif_path: Path, shots_dir: Path) -> int:
         rec.run(NO_UI_FRAMES)
         notes.append(f"this ROM does not export ui_screen yet: recorded its first {NO_UI_FRAMES} frames")
     else:
+        title, play, attract = (rec.con.const(f"UI_SCREEN_{n}") for n in ("TITLE", "PLAY", "ATTRACT"))
         rec.run(TITLE_FRAMES)
         rec.recording = False                       # skip the rest of the idle title screen
-        if rec.run(ATTRACT_WAIT_FRAMES, lambda: rec.screen() == SCREEN_ATTRACT):
+        if rec.run(ATTRACT_WAIT_FRAMES, lambda: rec.screen() == attract):
             notes.append(f"attract mode started at frame {rec.frame_no}")
             rec.recording = True
             rec.run(ATTRACT_FRAMES)
@@ -250,14 +252,14 @@ def record(rom: Path, gif_path: Path, shots_dir: Path) -> int:
         # ROM reads the pad only between searches, so Start is held until the
         # screen changes; then A on the title screen (Start as a fallback).
         for i in range(6):
-            if rec.screen() == SCREEN_BOARD:
+            if rec.screen() == play:
                 break
-            button = A if rec.screen() == SCREEN_TITLE and i % 2 == 0 else START
+            button = A if rec.screen() == title and i % 2 == 0 else START
             start = rec.screen()
             rec.con.nes.controller = button
             rec.run(600, lambda: rec.screen() != start)
             rec.con.nes.controller = 0
-            rec.run(60, lambda: rec.screen() == SCREEN_BOARD)
+            rec.run(60, lambda: rec.screen() == play)
         rec.run(90)
 
     data = rec.gif.encode()

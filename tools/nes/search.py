@@ -31,10 +31,11 @@ from reference_py.board import move_iccs  # noqa: E402
 from reference_py.config import load_eval  # noqa: E402
 from reference_py.position import Position  # noqa: E402
 from reference_py.rules import GAME_WINDOW  # noqa: E402
-from reference_py.search import MATE, level_by_name, levels  # noqa: E402
-from tools.nes.engine import MAP, ROM, RomEngine  # noqa: E402
+from reference_py.search import LFSR_DEFAULT, MATE, level_by_name, levels  # noqa: E402
+from tools.nes.engine import RomEngine  # noqa: E402
+from tools.nes.timing import NES_HZ  # noqa: E402
+from tools.rom.files import MAP, ROM  # noqa: E402
 
-NES_HZ = 1_789_773
 SEARCH_LIMIT = 400_000_000      # cycles per eng_search call (about 220 s of NES time)
 
 
@@ -78,7 +79,7 @@ class RomSearch(RomEngine):
         self.load(pos, self.sets.index(lv.eval))
         self.write("s_level", [level_index])
         seed &= 0xFFFF
-        seed = seed or 0xACE1
+        seed = seed or LFSR_DEFAULT
         self.write("s_lfsr", [seed & 0xFF, seed >> 8])
         out = []
         for _ in range(count):

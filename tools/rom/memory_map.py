@@ -147,9 +147,11 @@ def render(map_path: Path = MAP) -> str:
     ]
     for r in rows:
         lines.append(f"| {r['area']} (`{r['segment']}`) | {r['range']} | {r['used']} | {r['size']} | {r['headroom']} |")
+    stack, floor = load(map_path)["segments"]["STACK"], load(map_path)["exports"]["ENGINE_STACK_FLOOR"]
     lines += [f"| **total** | $0000-$07FF | {used} | {total} | {total - used} |", "",
-              f"Engine-owned bytes: {eng_bytes}; UI-owned: {ui_bytes}; the stack takes 64 "
-              "($01C0-$01FF; the engine alone stays above $01D0, checked by tools/nes) and the 16 locals are shared scratch.", "",
+              f"Engine-owned bytes: {eng_bytes}; UI-owned: {ui_bytes}; the stack takes {stack['size']} "
+              f"(${stack['start']:04X}-${stack['start'] + stack['size'] - 1:04X}; the engine alone stays above "
+              f"${floor:04X}, checked by tools/nes) and the 16 locals are shared scratch.", "",
               "## Variables", "",
               "| address | size | name | owner | purpose |", "|---|---:|---|---|---|"]
     for v in variables(map_path):
