@@ -69,8 +69,8 @@ class Profile:
         # one name index per PC, cached
         cache: dict[int, str] = {}
 
-        def call(addr, a=0, x=0, y=0, carry=False, limit=0):
-            cpu.enter(addr, a, x, y, carry)
+        def call(addr, a=0, x=0, y=0, carry=False, limit=0, bank=None):
+            cpu.enter(addr, a, x, y, carry, bank)
             mpu, mem = cpu.mpu, cpu.mem
             ins, cyc, extra = mpu.instruct, mpu.cycletime, mpu.extracycles
             cycles = 0

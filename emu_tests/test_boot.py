@@ -17,7 +17,8 @@ from PIL import Image
 cynes = pytest.importorskip("cynes")
 from cynes import NES, NES_INPUT_RIGHT, NES_INPUT_START, NES_INPUT_UP  # noqa: E402
 
-from tools.nes.linkmap import LinkMap  # noqa: E402
+from tools.nes.cartridge import Cartridge  # noqa: E402
+from tools.nes.linkmap import LinkMap, built  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOT = ROOT / "docs" / "screenshots" / "boot.png"
@@ -225,7 +226,9 @@ def test_build_is_reproducible(tmp_path):
 
 def _symbols_and_prg(tmp_path):
     """Build a private copy of the ROM and read its symbol table: from the
-    ld65 label file (ca65 build), else from the Mesen label file of ours."""
+    ld65 label file (ca65 build), else from the Mesen label file of ours;
+    returns the symbols, the 32 KiB at $8000-$FFFF and the board's
+    nametable."""
     from tools.rom import build as build_rom
     rom = tmp_path / "sym.nes"
     syms = {}
@@ -242,7 +245,11 @@ def _symbols_and_prg(tmp_path):
         for line in rom.with_suffix(".mlb").read_text().splitlines():
             kind, addr, name = line.split(":")[:3]
             syms[name] = int(addr, 16) + (0x8000 if kind == "NesPrgRom" else 0)
-    return syms, rom.read_bytes()[16:16 + 32768]
+    # the CPU's view with draw_square's bank mapped, and the nametable by its
+    # bank (the current build's map: the same sources, the same banks)
+    cart, link = Cartridge.load(rom), built()
+    image = cart.cpu_image(link.bank_of("draw_square"))
+    return syms, image, cart.read(syms["board_nametable"], 1024, link.bank_of("board_nametable"))
 
 
 def _call(mpu, addr, a=0, x=0, y=0, limit=20000):
@@ -259,8 +266,7 @@ def _call(mpu, addr, a=0, x=0, y=0, limit=20000):
 
 def test_draw_square_queues_tiles_and_attribute(tmp_path):
     from py65.devices.mpu6502 import MPU
-    syms, prg = _symbols_and_prg(tmp_path)
-    nt = prg[syms["board_nametable"] - 0x8000:][:1024]
+    syms, prg, nt = _symbols_and_prg(tmp_path)
     mpu = MPU()
     mpu.memory = [0] * 0x8000 + list(prg)
     q, attr = syms["vram_queue"], syms["attr_shadow"]
@@ -300,7 +306,7 @@ def test_nmi_fits_in_vblank_with_a_full_queue(tmp_path):
     per-entry overhead).  py65 does not model the OAM DMA stall, so add 514;
     the total must fit the 2,273-cycle NTSC vblank."""
     from py65.devices.mpu6502 import MPU
-    syms, prg = _symbols_and_prg(tmp_path)
+    syms, prg, _ = _symbols_and_prg(tmp_path)
     mpu = MPU()
     mpu.memory = [0] * 0x8000 + list(prg)
     q = syms["vram_queue"]
@@ -332,8 +338,7 @@ def test_nmi_fits_in_vblank_with_a_full_queue(tmp_path):
 
 def test_draw_side_to_move_queues_text_and_palette(tmp_path):
     from py65.devices.mpu6502 import MPU
-    syms, prg = _symbols_and_prg(tmp_path)
-    nt = prg[syms["board_nametable"] - 0x8000:][:1024]
+    syms, prg, nt = _symbols_and_prg(tmp_path)
     mpu = MPU()
     mpu.memory = [0] * 0x8000 + list(prg)
     q, attr = syms["vram_queue"], syms["attr_shadow"]

@@ -19,7 +19,9 @@ import pytest
 from py65.devices.mpu6502 import MPU
 from py65.memory import ObservableMemory
 
+from tools.nes.cartridge import Cartridge
 from tools.nes.cpu import cycle_table
+from tools.nes.linkmap import LinkMap
 
 ROOT = Path(__file__).resolve().parents[1]
 SOUND_S = ROOT / "asm" / "system" / "sound.s"
@@ -71,9 +73,9 @@ class Sound:
     """sound.s's routines on a py65 6502 with the writes recorded."""
 
     def __init__(self, rom: Path) -> None:
-        m = json.loads(rom.with_suffix(".map.json").read_text())
-        self.labels = m["labels"]
-        prg = rom.read_bytes()[16:16 + 0x8000]
+        link = LinkMap.load(rom.with_suffix(".map.json"))
+        self.labels = link.symbols()
+        prg = Cartridge.load(rom).cpu_image(link.bank_of("sound_update"))   # sound_update's bank at $8000
         self.prg = prg
         rng = random.Random(1)           # RAM starts as garbage, as on the NES
         ram = [rng.randrange(256) for _ in range(0x0800)]

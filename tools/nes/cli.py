@@ -98,6 +98,7 @@ def cmd_search(args: argparse.Namespace) -> int:
                          f"{', '.join(l.name for l in levels())})") from None
     res = RomSearch().search(pos, args.level, args.seed)
     res.pop("wall")
+    res.pop("bank_switches")
     print(json.dumps(res))
     return 0
 

@@ -31,6 +31,7 @@ references by emu_tests/screenshot_diff.py.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,7 @@ from reference_py.board import (
 )
 from reference_py.fen import FenError, parse_fen
 from reference_py.position import KIND_RANGES, Position
+from tools.nes.cartridge import Cartridge
 from tools.nes.linkmap import LinkMap
 from tools.nes.memory import NamedMemory
 
@@ -113,6 +115,11 @@ class Console(NamedMemory):
         self._axis = {UP: 1, RIGHT: 1}  # rank/file change per Up/Right press (learned if flipped)
 
     # ---- memory (writes are for setting up tests: the ROM does not know) ----
+    @functools.cached_property
+    def cart(self) -> Cartridge:
+        """The cartridge model: ROM read by name is read by (bank, address)."""
+        return Cartridge.load(self.rom)
+
     def _load(self, addr: int, n: int) -> list[int]:
         return [self.nes[addr + i] for i in range(n)]
 

@@ -9,7 +9,9 @@ back as the reference's fields.  Addresses come from the linker's JSON map
 
 Beyond the Cpu's guards, RomEngine.make refuses a host-driven make past the
 undo entries (eng_ply >= ENG_PLIES, which would overwrite the zero page
-after them).  The command line (`python -m tools.romengine`) is
+after them).  On a UxROM cartridge a call maps the routine's bank at
+$8000-$BFFF (RomEngine.call); ROM tables are read by (bank, address)
+through the cartridge model (tools/nes/memory.py).  The command line (`python -m tools.romengine`) is
 tools/nes/cli.py.
 """
 from __future__ import annotations
@@ -23,9 +25,10 @@ if str(ROOT) not in sys.path:
 
 from reference_py.board import BOARD_SIZE, PLAYABLE  # noqa: E402
 from reference_py.position import Position  # noqa: E402
-from tools.nes.cpu import PRG_SIZE, Cpu  # noqa: E402
+from tools.nes.cartridge import FIXED_WINDOW, Cartridge, CartridgeError  # noqa: E402
+from tools.nes.cpu import Cpu  # noqa: E402
 from tools.nes.guards import Fault  # noqa: E402
-from tools.nes.linkmap import LinkMap  # noqa: E402
+from tools.nes.linkmap import LinkMap, LinkMapError  # noqa: E402
 from tools.nes.memory import NamedMemory  # noqa: E402
 from tools.rom.files import MAP, ROM, ensure_rom  # noqa: E402
 
@@ -54,12 +57,16 @@ class RomEngine(NamedMemory):
     def __init__(self, rom: Path = ROM, map_path: Path = MAP, seed: int = 1, build: bool = True) -> None:
         if build and rom == ROM:
             ensure_rom()
-        data = Path(rom).read_bytes()
-        prg = data[16:16 + PRG_SIZE]
+        self.cart = Cartridge.load(rom)
         self.link = LinkMap.load(map_path)
         self.symbols = self.link.symbols()
-        self.cpu = Cpu(prg, engine_ram(self.link), self.addr("eng_host_stop"), seed,
-                       stack_floor=self.const("ENGINE_STACK_FLOOR"))
+        if self.link.banked != self.cart.switchable:
+            raise CartridgeError(f"{rom} is {self.cart.header.board} but {map_path} "
+                                 f"{'has' if self.link.banked else 'has no'} label banks")
+        # UxROM: the engine's bank is mapped at $8000-$BFFF to begin with
+        first = self.link.bank_of("eng_search") if self.link.banked else 0
+        self.cpu = Cpu(self.cart, engine_ram(self.link), self.addr("eng_host_stop"), seed,
+                       stack_floor=self.const("ENGINE_STACK_FLOOR"), bank=first)
         self.mem = self.cpu.mem
         self.a_board = self.addr("board")
         self.a_piece_sq = self.addr("piece_sq")
@@ -78,8 +85,23 @@ class RomEngine(NamedMemory):
     def _store(self, addr: int, values: list[int]) -> None:
         self.mem[addr:addr + len(values)] = values
 
-    def call(self, name: str, **kw) -> int:
-        return self.cpu.call(self.addr(name), **kw)
+    def bank_for(self, name: str) -> int | None:
+        """The bank a call of `name` maps at $8000-$BFFF: the label's own
+        bank when it lives there; None (the current bank stays) for a
+        routine in the fixed bank, or on NROM."""
+        addr = self.addr(name)
+        if not self.cart.switchable or addr >= FIXED_WINDOW:
+            return None
+        bank = self.link.bank_of(name)
+        if bank is None:
+            raise LinkMapError(f"{self.link.path}: {name} (${addr:04X}) has no bank")
+        return bank
+
+    def call(self, name: str, bank: int | None = None, **kw) -> int:
+        """JSR to the routine `name` (A, X, Y, carry, limit: Cpu.call), with
+        `bank` mapped at $8000-$BFFF, by default the routine's own
+        (bank_for); returns the cycles spent."""
+        return self.cpu.call(self.addr(name), bank=self.bank_for(name) if bank is None else bank, **kw)
 
     # ---------------------------------------------------------- engine API
     def load(self, pos: Position, vset: int = 0) -> int:

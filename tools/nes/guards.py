@@ -11,7 +11,10 @@ engine runs millions of times keep py65's own handlers (no per-read cost):
   * a read outside the map: every address that is neither the engine's RAM
     nor ROM holds an `Unmapped` object whose every use raises;
   * a write outside the engine's RAM: the stores and read-modify-writes
-    with a 16-bit or indirect address check their effective address first;
+    with a 16-bit or indirect address check their effective address first
+    (on UxROM a store to ROM is the bank register's: tools/nes/mapper.py
+    checks it for bus conflicts and the bank's range; a read-modify-write
+    there is a fault);
   * a jump or return into RAM;
   * a stack overflow: JSR, PHA and PHP check S against the floor given
     (the build's ENGINE_STACK_FLOOR for the engine, which is entered at
@@ -36,6 +39,7 @@ OFFICIAL = frozenset(op for modes in OPCODES.values() for op in modes.values()) 
 # zero-page modes wrap inside it): their effective address is checked.
 WIDE_MODES = ("abs", "absx", "absy", "indx", "indy")
 STORES = {OPCODES[m][mode]: mode for m in ("sta", "stx", "sty") for mode in WIDE_MODES if mode in OPCODES[m]}
+STORED = {OPCODES[m][mode]: m[2] for m in ("sta", "stx", "sty") for mode in WIDE_MODES if mode in OPCODES[m]}
 RMWS = {OPCODES[m][mode]: mode for m in ("asl", "lsr", "rol", "ror", "inc", "dec")
         for mode in WIDE_MODES if mode in OPCODES[m]}
 
@@ -107,13 +111,23 @@ def guarded_table(cpu: "Cpu") -> list[Callable]:
         "indx": lambda m: mem[(mem[m.pc] + m.x) & 0xFF] | (mem[(mem[m.pc] + m.x + 1) & 0xFF] << 8),
     }
 
+    register = cpu.bank_register                  # None: no mapper register (NROM)
+
     def checked_store(op, mode):
-        orig, fn = table[op], addr_of[mode]
+        orig, fn, reg = table[op], addr_of[mode], STORED.get(op)   # reg: the stored register, None for a RMW
 
         def h(m):
             a = fn(m)
             if not writable[a]:
-                raise Fault("write outside the memory map", f"${a:04X} is not engine RAM", m.pc - 1)
+                if register is None or a < PRG_START:
+                    raise Fault("write outside the memory map", f"${a:04X} is not engine RAM", m.pc - 1)
+                if reg is None:
+                    raise Fault("read-modify-write on ROM", f"${a:04X} is the bank register's ROM", m.pc - 1)
+                value = getattr(m, reg)
+                register.check(a, value, m.pc - 1)
+                orig(m)                           # stores the ROM's own byte: the image is unchanged
+                register.switch(value)
+                return
             orig(m)
         return h
 

@@ -12,16 +12,18 @@ map gives them:
     write(name, values, offset=0) one byte (an int) or a sequence of bytes
     const(name)                   an exported constant of the build
 
-`name` may also be an address (an int).  ROM ($8000-$FFFF) cannot be
-written.  Each driver supplies the two primitives at the bottom.
+`name` may also be an address (an int).  A read of ROM ($8000-$FFFF) goes
+to the cartridge model (tools/nes/cartridge.py) by (bank, address), the
+bank being the label's (the linker map's "label_banks"), not to whatever
+the running code happens to map; ROM cannot be written.  Each driver
+supplies `cart` and the two primitives at the bottom.
 """
 from __future__ import annotations
 
 from typing import Iterable
 
+from tools.nes.cartridge import PRG_WINDOW, Cartridge
 from tools.nes.linkmap import LinkMap
-
-PRG_WINDOW = 0x8000               # the cartridge's PRG ROM: $8000-$FFFF
 
 
 class NamedMemory:
@@ -29,6 +31,7 @@ class NamedMemory:
 
     link: LinkMap
     symbols: dict[str, int]
+    cart: Cartridge
 
     # ---------------------------------------------------------- names
     def has(self, name: str) -> bool:
@@ -47,7 +50,11 @@ class NamedMemory:
 
     # ---------------------------------------------------------- access
     def read(self, name: str | int, n: int = 1, offset: int = 0) -> list:
-        return self._load(self.addr(name) + offset, n)
+        a = self.addr(name) + offset
+        if a >= PRG_WINDOW:
+            bank = self.link.bank_of(name) if isinstance(name, str) else None
+            return list(self.cart.read(a, n, bank))
+        return self._load(a, n)
 
     def byte(self, name: str | int, offset: int = 0) -> int:
         return self.read(name, 1, offset)[0]

@@ -102,7 +102,8 @@ class RomSearch(RomEngine):
 
     def search(self, pos: Position, level: str, seed: int = 0, limit: int = SEARCH_LIMIT) -> dict:
         """eng_search of pos (its keys/checks are the game history).  Returns
-        the reference's JSON fields plus cycles and seconds."""
+        the reference's JSON fields plus cycles, seconds (NES time), wall
+        (host time) and bank_switches (the 6502's bank register writes)."""
         lv = level_by_name(level)
         index = [l.name for l in levels()].index(lv.name)
         self.load(pos, self.sets.index(lv.eval))
@@ -110,6 +111,7 @@ class RomSearch(RomEngine):
         seed &= 0xFFFF
         self.write("s_lfsr", [seed & 0xFF, seed >> 8])
         t = time.perf_counter()
+        switches = self.cpu.bank_switches
         cycles = self.call("eng_search", a=index, limit=limit)
         wall = time.perf_counter() - t
         n = self.byte("s_res_pvlen")
@@ -121,7 +123,7 @@ class RomSearch(RomEngine):
             score, move = -MATE, None
         return {"move": move, "score": score, "nodes": self.word("s_nodes"), "depth": self.byte("s_res_depth"),
                 "pv": [move_iccs(m) for m in pv], "cycles": cycles, "seconds": round(cycles / NES_HZ, 3),
-                "wall": round(wall, 3)}
+                "wall": round(wall, 3), "bank_switches": self.cpu.bank_switches - switches}
 
 
 def reference_search(pos: Position, level: str, seed: int = 0) -> dict:
