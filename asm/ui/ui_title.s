@@ -3,7 +3,7 @@
 ; The picture (象棋, XIANGQI, the labels) is one RLE-compressed nametable
 ; (title_nametable.s, drawn by tools/rom/art.py) whose tiles live in the
 ; sprite pattern table: the title shows its background from $1000
-; (CTRL_BG_1000), where make_art.py also put a copy of the font.  The menu
+; (CTRL_BG_1000), where tools/rom/art.py also put a copy of the font.  The menu
 ; values are drawn over it by code, the item under the cursor in red.
 ;
 ; Menu (ui_menu): 0 players (ui_players 1 = 1P as Red, 2 = 1P as Black,

@@ -54,9 +54,8 @@ from reference_py.position import KIND_RANGES, Position
 from tools.nes.cartridge import Cartridge
 from tools.nes.linkmap import LinkMap
 from tools.nes.memory import NamedMemory
+from tools.rom.files import ROM
 
-ROOT = Path(__file__).resolve().parents[2]
-ROM = ROOT / "rom" / "xiangqi.nes"
 # The kind of each slot side*16+slot: every kind has fixed slots (position.py
 # KIND_SLOTS), so the ROM keeps no kinds in RAM (its code_kind table in PRG).
 SLOT_KIND = [kind for _side in range(2) for kind, slots in KIND_RANGES for _ in slots]

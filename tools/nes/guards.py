@@ -25,10 +25,7 @@ emu_tests/test_romengine_guards.py proves that each one fires.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
-
-if TYPE_CHECKING:
-    from tools.nes.cpu import Cpu
+from typing import Any, Callable, Protocol
 
 from tools.asm.opcodes import OPCODES
 
@@ -76,7 +73,18 @@ class Unmapped:
     __hash__ = object.__hash__
 
 
-def guarded_table(cpu: "Cpu") -> list[Callable]:
+class Guarded(Protocol):
+    """What the guards need of a CPU (tools/nes/cpu.py's Cpu)."""
+    mpu: Any                      # py65's MPU
+    mem: list                     # its memory
+    writable: bytearray           # 1 for each byte the code may write
+    stack_floor: int
+    stop: int                     # the host's return address
+    base_sp: int                  # S when the called routine returns to the host
+    bank_register: Any            # tools/nes/mapper.py's BankRegister, None without one
+
+
+def guarded_table(cpu: Guarded) -> list[Callable]:
     """py65's instruction table for `cpu`, with the guards in place."""
     mpu = cpu.mpu
     table = list(type(mpu).instruct)        # per instance: the class table stays intact

@@ -222,7 +222,7 @@ def cjk_mask(ch: str, bold: bool = True):
         try:
             _cjk_font = ImageFont.truetype(CJK_FONT, CJK_SIZE, index=CJK_FONT_INDEX)
         except OSError:
-            sys.exit(f"make_art.py: cannot open {CJK_FONT}; "
+            sys.exit(f"tools/rom/art.py: cannot open {CJK_FONT}; "
                      "install it with: apt-get install -y fonts-wqy-zenhei")
     img = Image.new("L", (24, 24), 0)
     d = ImageDraw.Draw(img)
@@ -517,7 +517,7 @@ def tile_map(screen: Canvas, ids: dict, first: int, store, what: str) -> tuple[b
             t = screen.tile(tx, ty)
             if t not in ids:
                 if nxt > 0xFF:
-                    sys.exit(f"make_art.py: too many distinct {what} tiles")
+                    sys.exit(f"tools/rom/art.py: too many distinct {what} tiles")
                 ids[t] = nxt
                 store(nxt, t)
                 nxt += 1
@@ -599,7 +599,7 @@ def build():
 
     write_nametable(nt)
     write_tiles_inc(nxt)
-    print(f"make_art.py: {nxt - BOARD_TILE_BASE} board tiles (${BOARD_TILE_BASE:02X}-${nxt - 1:02X})")
+    print(f"tools/rom/art.py: {nxt - BOARD_TILE_BASE} board tiles (${BOARD_TILE_BASE:02X}-${nxt - 1:02X})")
 
 
 def write_nametable(nt: bytes) -> None:
@@ -649,7 +649,7 @@ def write_title(data: bytes, next_free: int) -> None:
         lines.append("  .byte " + ",".join(f"${b:02X}" for b in data[i:i + 16]))
     lines.append("")
     (ROOT / "asm" / "ui" / "title_nametable.s").write_text("\n".join(lines))
-    print(f"make_art.py: title {len(data)} bytes RLE, tiles ${TITLE_ART_BASE:02X}-${next_free - 1:02X}")
+    print(f"tools/rom/art.py: title {len(data)} bytes RLE, tiles ${TITLE_ART_BASE:02X}-${next_free - 1:02X}")
 
 
 def write_tiles_inc(next_free: int) -> None:

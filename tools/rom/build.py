@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:        # allow `python tools/rom/build.py`
     sys.path.insert(0, str(ROOT))
 
 from tools.rom import chr as chrtool     # noqa: E402
+from tools.rom import files              # noqa: E402
 from tools.rom import gen_tables         # noqa: E402
 from reference_py.config import ConfigError  # noqa: E402
 from tools.atomic import write_atomic  # noqa: E402
@@ -53,7 +54,7 @@ BUILD_DIR = ROOT / "build"
 GEN_DIR = BUILD_DIR / "gen"           # generated includes (tools/rom/gen_tables.py)
 INCLUDE_DIRS = ["asm", "build/gen"]   # -I for both assemblers, in this order
 CONFIG = ASM_DIR / "xiangqi.cfg"
-DEFAULT_ROM = ROOT / "rom" / "xiangqi.nes"
+DEFAULT_ROM = files.ROM
 CHR_SOURCES = [("assets/bg.png", "build/bg.chr"),          # pattern table $0000
                ("assets/sprites.png", "build/sprites.chr")]  # pattern table $1000
 INES_SIZE = 16 + 2 * 16384 + 8192

@@ -16,8 +16,9 @@ import re
 import sys
 from pathlib import Path
 
+from tools.rom.files import MAP
+
 ROOT = Path(__file__).resolve().parents[2]
-MAP = ROOT / "rom" / "xiangqi.map.json"
 RAM_S = ROOT / "asm" / "ram.s"
 DOC = ROOT / "docs" / "MEMORY.md"
 RAM_END = 0x0800
