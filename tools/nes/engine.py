@@ -63,8 +63,11 @@ class RomEngine(NamedMemory):
         if self.link.banked != self.cart.switchable:
             raise CartridgeError(f"{rom} is {self.cart.header.board} but {map_path} "
                                  f"{'has' if self.link.banked else 'has no'} label banks")
-        # UxROM: the engine's bank is mapped at $8000-$BFFF to begin with
-        first = self.link.bank_of("eng_search") if self.link.banked else 0
+        first = 0                     # UxROM: the engine's bank at $8000-$BFFF to begin with
+        if self.link.banked:
+            first = self.link.bank_of("eng_search")
+            if first is None:
+                raise LinkMapError(f"{map_path}: eng_search has no bank")
         self.cpu = Cpu(self.cart, engine_ram(self.link), self.addr("eng_host_stop"), seed,
                        stack_floor=self.const("ENGINE_STACK_FLOOR"), bank=first)
         self.mem = self.cpu.mem
