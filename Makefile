@@ -12,9 +12,11 @@ STAMP  := $(VENV)/.installed
 PLAY_STAMP := $(VENV)/.installed-play
 
 ROM     := rom/xiangqi.nes
-ROM_DEP := $(wildcard asm/*.s asm/*.inc asm/*/*.s asm/*/*.inc) asm/xiangqi.cfg $(wildcard assets/*.png) \
-           $(wildcard tools/*.py tools/asm/*.py) $(wildcard config/*.yaml) \
-           $(wildcard reference_py/*.py)
+# The ROM's inputs: the one list in tools/rom/files.py (standard library only).
+ROM_DEP := $(shell $(PYTHON) -m tools.rom.files)
+ifeq ($(strip $(ROM_DEP)),)
+$(error cannot list the ROM's inputs: '$(PYTHON) -m tools.rom.files' failed)
+endif
 
 .PHONY: all rom rom-check art setup test test-full bench rom-bench match play play-terminal clean
 
@@ -39,7 +41,7 @@ rom-check: $(STAMP)
 
 # Redraw assets/*.png and the generated board nametable (needs fonts-wqy-zenhei).
 art: $(STAMP)
-	$(PY) tools/make_art.py
+	$(PY) -m tools.rom.art
 
 test: $(STAMP) $(ROM)
 	$(PY) -m pytest tests emu_tests

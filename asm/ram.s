@@ -2,7 +2,7 @@
 ; and the cartridge adds none (NROM).
 ;
 ; Budget (bytes).  docs/MEMORY.md lists every variable with its address; it is
-; generated from the linker map by tools/memory_map.py and checked against the
+; generated from the linker map by tools/rom/memory_map.py and checked against the
 ; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
 ;   zero page       $0000-$00FF   248   256     8   locals 16, UI 14, engine
@@ -25,7 +25,7 @@
 ;                                                   history 270, search 24
 ;   total                        2010  2048    38
 ;
-; The per-ply arrays are sized from the levels (tools/gen_tables.py
+; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
 ; ply_first entries (the levels' largest depth + qdepth; the reference's
 ; MAX_PLY = 16 is never reached), a repetition ring of GAME_WINDOW +
@@ -79,7 +79,7 @@ eng_vset:        .res 1    ; active weight set (EVAL_SET_*), input of eng_load
 eng_vbase:       .res 1    ; pages from a Zobrist-high row to the active set's value row
 eng_chk:         .res 1    ; side to move in check: 0 no, 1 yes, $FF not known yet
 eng_mterm:       .res 2    ; eng_eval's count-based knowledge sum (lo, hi), 0 for a set without knowledge
-; per ply (index = eng_ply before the make; ENG_PLIES: tools/gen_tables.py ply_sizes)
+; per ply (index = eng_ply before the make; ENG_PLIES: tools/rom/gen_tables.py ply_sizes)
 undo_from:       .res ENG_PLIES  ; from square of the move made at each ply
 undo_to:         .res ENG_PLIES  ; to square of the move made at each ply
 undo_cap:        .res ENG_PLIES  ; square contents captured (0 = none)
@@ -210,7 +210,7 @@ s_lfsr:          .res 2                   ; search: seed (input), then the noise
 ; ---- end of search ---------------------------------------------------------
 ; ==========================================================================
 
-; The undo entries per ply, for the host (tools/romengine: the deepest perft
+; The undo entries per ply, for the host (tools/nes: the deepest perft
 ; and make it accepts).
 .export ENG_PLIES
 
@@ -218,7 +218,7 @@ s_lfsr:          .res 2                   ; search: seed (input), then the noise
 .assert local = $0000, error, "locals must start the zero page"
 .assert oam = $0200, error, "shadow OAM must be page $02 (OAM DMA)"
 .assert stack_floor = STACK_FLOOR, error, "the stack must be $01C0-$01FF"
-.assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "tools/romengine's ENGINE_STACK_RESERVE is 16"
+.assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "the UI and the NMI keep the stack's last 16 bytes"
 .assert board = $0400, error, "board must start page $04 (no page crossing in board,x)"
 .assert piece_sq >= $10, error, "piece_sq-$10,x must be a zero-page operand"
 .assert s_killers = $0100, error, "engine per-ply data must start page 1"

@@ -23,23 +23,22 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from emu_tests.nes_harness import DOWN, RIGHT, START, Console  # noqa: E402
+from tools.nes.console import DOWN, RIGHT, START, Console  # noqa: E402
+from tools.nes.timing import NTSC_FPS  # noqa: E402
+from tools.rom.files import ROM  # noqa: E402
 from reference_py.board import move_iccs  # noqa: E402
 from reference_py.search import levels, search  # noqa: E402
 
-NTSC_FPS = 60.0988
-ROM = ROOT / "rom" / "xiangqi.nes"
-
 
 def start_game(con: Console, level: int) -> None:
-    con.wait_screen(0, 300)
+    con.wait_screen(con.const("UI_SCREEN_TITLE"), 300)
     con.wait_frames(30)
     con.press(DOWN)                          # the LEVEL item
     for _ in range(level):
         con.press(RIGHT)
-    assert con.ram("ui_level") == level, "the level menu did not take"
+    assert con.byte("ui_level") == level, "the level menu did not take"
     con.press(START)
-    con.wait_screen(1, 300)
+    con.wait_screen(con.const("UI_SCREEN_PLAY"), 300)
 
 
 def time_replies(level: int, replies: int) -> tuple[list[int], int]:
@@ -54,10 +53,10 @@ def time_replies(level: int, replies: int) -> tuple[list[int], int]:
         move = search(pos, novice, seed=1).move
         con.play_move(move_iccs(move), wait=True, settle=0)
         con.wait_until(lambda c: c.busy(), 120, "the computer starts thinking")
-        n, last = 0, con.ram("nmi_count")
+        n, last = 0, con.byte("nmi_count")
         while con.busy():
             con.step(1)
-            now = con.ram("nmi_count")
+            now = con.byte("nmi_count")
             dropped += ((now - last) & 0xFF) != 1
             last = now
             n += 1

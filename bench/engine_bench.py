@@ -19,11 +19,11 @@ from pathlib import Path
 from reference_py.fen import START_FEN, parse_fen
 from reference_py.perft import perft
 from reference_py.search import Searcher, levels
+from tools.rom.files import ROM
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "bench" / "middlegames.fen"
 PERFT = ROOT.parent / "shared" / "positions" / "perft.txt"
-NES_HZ = 1_789_773
 
 
 def suite_fens() -> list[str]:
@@ -98,7 +98,7 @@ def main() -> None:
     out += ["## Nodes per level", ""] + level_table() + [""]
     out += ["## History heuristic", ""] + history_table() + [""]
     rom_bench = ROOT / "bench" / "rom_bench.py"
-    if rom_bench.exists() and (ROOT / "rom" / "xiangqi.nes").exists():
+    if rom_bench.exists() and ROM.exists():
         spec = importlib.util.spec_from_file_location("rom_bench", rom_bench)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)

@@ -36,12 +36,12 @@ from bench.match import match
 from reference_py.config import PRUNING_KEYS
 from reference_py.fen import parse_fen
 from reference_py.search import Searcher, level_by_name, search_config
+from tools.nes.timing import NES_HZ
 
 LEVEL_KEYS = ("depth", "qdepth", "nodes", "noise", "eval")
 CYCLES_PER_NODE = 6000
 PRUNED_MOVE_CYCLES = 1600      # pick 270 + make ~340 + 2 x in-check 337 + unmake 293
 EVAL_CYCLES = 1800             # eng_eval, Master's full weights
-NES_HZ = 1_789_773
 
 
 def parse_config(spec: str):

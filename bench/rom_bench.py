@@ -31,13 +31,13 @@ import sys
 import time
 from pathlib import Path
 
-from reference_py.__main__ import parse_suite
+from reference_py.cli import parse_suite
 from reference_py.fen import parse_fen
-from tools.memory_map import budget_rows
-from tools.romengine import PERFT_LIMIT, RomEngine
+from tools.rom.memory_map import budget_rows
+from tools.nes.engine import PERFT_LIMIT, RomEngine
+from tools.nes.timing import NES_HZ
 
 ROOT = Path(__file__).resolve().parents[1]
-NES_HZ = 1_789_773
 MIDDLEGAMES = ROOT / "bench" / "middlegames.fen"
 SUITE = Path("/work/shared/positions/perft.txt")
 
@@ -73,19 +73,19 @@ def measure_moves(eng: RomEngine, fens: list[str]) -> dict:
             (unmake_c if capture else unmake_q).append(eng.unmake())
         legal_cycles += eng.cpu.total_cycles - c0
         legal_moves += n_legal
-        eng.poke("ms_top", [0])
+        eng.write("ms_top", [0])
         eng.call("eng_in_check", a=pos.side ^ 1)
         check.append(eng.cpu.cycles)
-        eng.poke("eng_chk", [0xFF])              # unknown: eng_is_legal must run the full test
+        eng.write("eng_chk", [0xFF])              # unknown: eng_is_legal must run the full test
         for i, m in enumerate(moves):
             eng.make(i)
             legal_full.append(eng.call("eng_is_legal"))
             eng.unmake()
-        eng.poke("ms_top", [0])
+        eng.write("ms_top", [0])
         caps = eng.generate(captures_only=True)   # the quiescence search's generator
         cap_cycles += eng.cpu.cycles
         cap_moves += len(caps)
-        eng.poke("ms_top", [0])
+        eng.write("ms_top", [0])
     gives, safe_clear, safe_touch = measure_shortcuts(eng, fens)
     mean = lambda xs: round(statistics.mean(xs), 1) if xs else None  # noqa: E731
     return {
@@ -136,7 +136,7 @@ def measure_shortcuts(eng: RomEngine, fens: list[str]) -> tuple[list[int], list[
     for fen in fens:
         pos = parse_fen(fen)
         eng.load(pos)
-        eng.poke("eng_ply", [1])
+        eng.write("eng_ply", [1])
         eng.call("eng_in_check", a=pos.side)
         moves = eng.generate()
         for i, m in enumerate(moves):
@@ -149,8 +149,8 @@ def measure_shortcuts(eng: RomEngine, fens: list[str]) -> tuple[list[int], list[
                 if pos.board[m >> 8] == 0:
                     c = eng.call("eng_quiet_safe", y=i)
                     (touch if touches_a_king(pos, m & 0xFF, m >> 8) else clear).append(c)
-        eng.poke("ms_top", [0])
-        eng.poke("eng_ply", [0])
+        eng.write("ms_top", [0])
+        eng.write("eng_ply", [0])
     return gives, clear, touch
 
 
@@ -168,7 +168,7 @@ def measure_perft(eng: RomEngine, depth: int, lines: set[int] | None = None) -> 
             n = eng._perft_host_root(depth)
             cycles = eng.cpu.total_cycles - c0
         else:
-            n = int.from_bytes(bytes(eng.peek("perft_count", 4)), "little")
+            n = int.from_bytes(bytes(eng.read("perft_count", 4)), "little")
             cycles = eng.cpu.cycles
         rows.append({"line": no, "depth": depth, "leaves": n, "expected": nums[depth - 1],
                      "host_root": host_root,

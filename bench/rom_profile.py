@@ -44,8 +44,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.engine_bench import suite_fens  # noqa: E402
-from tools.romengine import _Stop  # noqa: E402
-from tools.romsearch import NES_HZ, RomSearch, game_position  # noqa: E402
+from reference_py.cli import game_position  # noqa: E402
+from tools.nes.guards import Returned  # noqa: E402
+from tools.nes.search import RomSearch  # noqa: E402
+from tools.nes.timing import NES_HZ  # noqa: E402
 
 
 BRANCH_OPS = frozenset((0x10, 0x30, 0x50, 0x70, 0x90, 0xB0, 0xD0, 0xF0))   # BPL .. BEQ
@@ -70,20 +72,16 @@ class Profile:
 
     def search(self, rs: RomSearch, fen: str, level: str) -> dict:
         """rs.search with the profile on (a slower copy of Cpu.call's loop)."""
-        cpu = rs.eng.cpu
+        cpu = rs.cpu
         real_call = cpu.call
         excl, incl, calls, pcs, cross = self.excl, self.incl, self.calls, self.pcs, self.page_cross
         starts, names = self.starts, self.names
         # one name index per PC, cached
         cache: dict[int, str] = {}
 
-        def call(addr, a=0, x=0, y=0, carry=False, limit=0):
+        def call(addr, a=0, x=0, y=0, carry=False, limit=0, bank=None):
+            cpu.enter(addr, a, x, y, carry, bank)
             mpu, mem = cpu.mpu, cpu.mem
-            ret = cpu.stop - 1
-            mem[0x01FF], mem[0x01FE] = ret >> 8, ret & 0xFF
-            mpu.sp, cpu.base_sp = 0xFD, 0xFF
-            mpu.a, mpu.x, mpu.y = a & 0xFF, x & 0xFF, y & 0xFF
-            mpu.pc = addr
             ins, cyc, extra = mpu.instruct, mpu.cycletime, mpu.extracycles
             cycles = 0
             frames: list[tuple[str, int, int]] = []   # (routine, S before the JSR, cycles at entry)
@@ -124,7 +122,7 @@ class Profile:
                             active[r] -= 1
                             if not active[r]:
                                 incl[r] += cycles - t0
-            except _Stop:
+            except Returned:
                 pass
             while frames:
                 r, _, t0 = frames.pop()
@@ -202,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rs = RomSearch()
     fens = [args.fen] if args.fen else suite_fens()[args.skip:args.skip + args.positions]
-    prof = Profile(rs.eng.labels)
+    prof = Profile(rs.link.labels)
     nodes = 0
     t0 = time.time()
     for i, fen in enumerate(fens):

@@ -30,8 +30,10 @@ if str(ROOT) not in sys.path:
 from reference_py.search import level_by_name, levels  # noqa: E402
 from bench.engine_bench import suite_fens  # noqa: E402
 from bench.rom_profile import Profile  # noqa: E402
-from tools.romengine import Fault  # noqa: E402
-from tools.romsearch import NES_HZ, RomSearch, game_position, reference_search  # noqa: E402
+from reference_py.cli import game_position  # noqa: E402
+from tools.nes.guards import Fault  # noqa: E402
+from tools.nes.search import RomSearch, reference_search  # noqa: E402
+from tools.nes.timing import NES_HZ  # noqa: E402
 
 OUT = ROOT / "build" / "rom_search_bench.md"
 
@@ -45,23 +47,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=OUT, help=f"the report (default {OUT.relative_to(ROOT)})")
     args = ap.parse_args(argv)
     rs = RomSearch()
+    banked = rs.cart.switchable                 # UxROM: also the bank register writes per search
     fens = suite_fens()[:args.positions]
     lines = ["# ROM search benchmark (bench/rom_search_bench.py)", "",
              f"{len(fens)} middlegames (bench/middlegames.fen), seed 0, py65, NES CPU at {NES_HZ:,} Hz.", "",
              "| level | nodes median | nodes max | at cap | depth min/median | cycles median | cycles max "
-             "| s median | s max | cycles/node |" + (" mismatches |" if args.check else ""),
-             "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if args.check else "")]
+             "| s median | s max | cycles/node |" + (" bank switches median |" if banked else "")
+             + (" mismatches |" if args.check else ""),
+             "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if banked else "") + ("---|" if args.check else "")]
     print("\n".join(lines), flush=True)
     profiles = []
     t0 = time.time()
     for level in args.levels.split(","):
-        nodes, cycles, depths, bad = [], [], [], 0
+        nodes, cycles, depths, switches, bad = [], [], [], [], 0
         cap = level_by_name(level).nodes
         for fen in fens:
             res = rs.search(game_position(fen), level)
             nodes.append(res["nodes"])
             cycles.append(res["cycles"])
             depths.append(res["depth"])
+            switches.append(res["bank_switches"])
             if args.check:
                 want = reference_search(game_position(fen), level)
                 bad += any(want[k] != res[k] for k in want)
@@ -69,11 +74,12 @@ def main(argv: list[str] | None = None) -> int:
                f"{sum(n >= cap for n in nodes)}/{len(nodes)} | {min(depths)}/{statistics.median(depths):.0f} | "
                f"{statistics.median(cycles):,.0f} | "
                f"{max(cycles):,} | {statistics.median(cycles) / NES_HZ:.2f} | {max(cycles) / NES_HZ:.2f} | "
-               f"{sum(cycles) / max(1, sum(nodes)):,.0f} |" + (f" {bad} |" if args.check else ""))
+               f"{sum(cycles) / max(1, sum(nodes)):,.0f} |"
+               + (f" {statistics.median(switches):,.0f} |" if banked else "") + (f" {bad} |" if args.check else ""))
         lines.append(row)
         print(row, flush=True)
         if args.profile:
-            prof = Profile(rs.eng.labels)
+            prof = Profile(rs.link.labels)
             for fen in fens[:args.profile]:
                 prof.search(rs, fen, level)
             profiles.append((level, prof))

@@ -11,25 +11,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import build_rom  # noqa: E402
-
-ROM = ROOT / "rom" / "xiangqi.nes"
-ROM_INPUTS = ["asm/*.s", "asm/*.inc", "asm/*.cfg", "assets/*.png", "tools/chr.py",
-              "config/*.yaml", "reference_py/*.py", "tools/gen_tables.py"]
-
-
-def rom_is_stale() -> bool:
-    if not ROM.exists():
-        return True
-    built = ROM.stat().st_mtime
-    return any(p.stat().st_mtime > built for pat in ROM_INPUTS for p in ROOT.glob(pat))
+from tools.rom import build as build_rom  # noqa: E402
+from tools.rom.files import ROM, is_stale  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def rom_path() -> Path:
     """rom/xiangqi.nes, (re)built first if missing or older than its sources:
     with our assembler, or with ca65/ld65 if ours fails."""
-    if rom_is_stale():
+    if is_stale():
         try:
             build_rom.build("ours", ROM)
         except build_rom.BuildError as ours_error:

@@ -1,14 +1,14 @@
-"""Drive the ROM in FCEUX (Debian's fceux, Qt build) the way nes_harness drives cynes.
+"""Drive the ROM in FCEUX (Debian's fceux, Qt build) the way tools/nes/console.py drives cynes.
 
     with FceuxConsole(rom) as con:            # Xvfb + FCEUX, both ended on exit
-        con.wait_until(lambda c: c.ram("nmi_count") >= 16, 600, "the title")
+        con.wait_until(lambda c: c.byte("nmi_count") >= 16, 600, "the title")
         con.press(A)
         con.play_move("h2e2")                  # every Console method works
 
 FCEUX runs emu_tests/fceux_server.lua (--loadlua), which answers one command
 per line over two FIFOs: run N frames with the pads held, read or write
 bytes on the CPU bus, dump the screen, reset.  `FceuxNES` wraps that
-protocol in the small part of cynes.NES that `nes_harness.Console` uses
+protocol in the small part of cynes.NES that `tools.nes.console.Console` uses
 (nes[addr], step, controller, has_crashed, reset), so `FceuxConsole` is a
 Console: the same bounded waits, cursor moves and board checks, RAM read by
 name from the map JSON.  FCEUX runs as fast as it can (emu.speedmode
@@ -31,7 +31,9 @@ import numpy as np
 from PIL import Image
 
 from emu_tests.headless import ProgramFailed, XServer, find_program, log_tail, start_program, stop_process
-from emu_tests.nes_harness import ROM, UP, RIGHT, Console, load_labels
+from tools.nes.console import RIGHT, UP, Console, screen_names
+from tools.nes.linkmap import LinkMap
+from tools.rom.files import ROM
 
 LUA_SERVER = Path(__file__).resolve().parent / "fceux_server.lua"
 SCREEN_W, SCREEN_H = 256, 240
@@ -199,13 +201,15 @@ class FceuxNES:
 
 
 class FceuxConsole(Console):
-    """nes_harness.Console on FCEUX instead of cynes (see the module doc).
+    """tools.nes.console.Console on FCEUX instead of cynes (see the module doc).
     A context manager: FCEUX and its Xvfb end when the `with` does."""
 
     def __init__(self, rom: str | Path = ROM, map_path: str | Path | None = None) -> None:
         self.rom = Path(rom)
         self.map_path = Path(map_path) if map_path else self.rom.with_suffix(".map.json")
-        self.labels = load_labels(self.map_path)
+        self.link = LinkMap.load(self.map_path, missing_ok=True)
+        self.symbols = self.link.symbols()
+        self.screen_names = screen_names(self.link)
         self.frames = 0
         self.framebuffer: np.ndarray | None = None
         self._axis = {UP: 1, RIGHT: 1}
@@ -224,10 +228,9 @@ class FceuxConsole(Console):
     def log(self) -> Path:
         return self.nes.log
 
-    def ram(self, name: str | int, n: int = 1) -> int | list[int]:
-        """As Console.ram, in one round trip."""
-        data = self.nes.peek(self.addr(name), n)
-        return data[0] if n == 1 else list(data)
+    def _load(self, addr: int, n: int) -> list[int]:
+        """As Console's, in one round trip."""
+        return list(self.nes.peek(addr, n))
 
     def screen(self) -> Image.Image:
         """The last frame FCEUX drew, 256x240 RGB (no overscan cropped)."""

@@ -8,7 +8,6 @@ Also saves docs/screenshots/boot.png (the title) and docs/screenshots/game.png
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
 import numpy as np
@@ -18,10 +17,12 @@ from PIL import Image
 cynes = pytest.importorskip("cynes")
 from cynes import NES, NES_INPUT_RIGHT, NES_INPUT_START, NES_INPUT_UP  # noqa: E402
 
+from tools.nes.cartridge import Cartridge  # noqa: E402
+from tools.nes.linkmap import LinkMap, built  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOT = ROOT / "docs" / "screenshots" / "boot.png"
 GAME_SCREENSHOT = ROOT / "docs" / "screenshots" / "game.png"
-MAP = ROOT / "rom" / "xiangqi.map.json"
 
 # Layout (asm/tiles.inc): file f, rank r -> 16x16 cell at metatile
 # (1 + f, 2 + (9 - r) + (1 if r <= 4 else 0)).
@@ -36,7 +37,8 @@ START = {  # rank -> 9 files, upper case = red, lower case = black, . = empty
 
 
 def labels(rom_path) -> dict[str, int]:
-    return json.loads(MAP.read_text())["labels"]
+    """The build's labels and exported constants (its JSON map)."""
+    return LinkMap.load(rom_path.with_suffix(".map.json")).symbols()
 
 
 def cell_origin(f: int, r: int) -> tuple[int, int]:
@@ -110,7 +112,7 @@ def test_does_not_crash(title, booted):
 def test_boot_shows_the_title(title, rom_path):
     nes, frame = title
     lab = labels(rom_path)
-    assert nes[lab["ui_screen"]] == 0                      # UI_SCREEN_TITLE
+    assert nes[lab["ui_screen"]] == lab["UI_SCREEN_TITLE"]
     red, black, *_ = masks(frame[24:80, 64:192])           # 象棋 in red
     assert red.sum() > 400
     _, black, *_ = masks(frame[88:104, 64:192])            # XIANGQI in black
@@ -121,8 +123,8 @@ def test_boot_shows_the_title(title, rom_path):
 def test_start_begins_a_game(booted, rom_path):
     nes, _ = booted
     lab = labels(rom_path)
-    assert nes[lab["ui_screen"]] == 1                      # UI_SCREEN_PLAY
-    assert nes[lab["ui_players"]] == 1 and nes[lab["ui_level"]] == 0
+    assert nes[lab["ui_screen"]] == lab["UI_SCREEN_PLAY"]
+    assert nes[lab["ui_players"]] == lab["UI_HUMAN_RED"] and nes[lab["ui_level"]] == 0
     assert nes[lab["eng_side"]] == 0 and nes[lab["ui_busy"]] == 0
 
 
@@ -203,7 +205,7 @@ def test_screenshots_saved(title, booted):
 def test_build_is_reproducible(tmp_path):
     """Same sources, same bytes: twice with each available assembler, and
     the two assemblers agree with each other."""
-    from tools import build_rom
+    from tools.rom import build as build_rom
     digests = {}
     for asm in ("ours", "ca65"):
         try:
@@ -224,8 +226,10 @@ def test_build_is_reproducible(tmp_path):
 
 def _symbols_and_prg(tmp_path):
     """Build a private copy of the ROM and read its symbol table: from the
-    ld65 label file (ca65 build), else from the Mesen label file of ours."""
-    from tools import build_rom
+    ld65 label file (ca65 build), else from the Mesen label file of ours;
+    returns the symbols, the 32 KiB at $8000-$FFFF and the board's
+    nametable."""
+    from tools.rom import build as build_rom
     rom = tmp_path / "sym.nes"
     syms = {}
     try:
@@ -241,7 +245,11 @@ def _symbols_and_prg(tmp_path):
         for line in rom.with_suffix(".mlb").read_text().splitlines():
             kind, addr, name = line.split(":")[:3]
             syms[name] = int(addr, 16) + (0x8000 if kind == "NesPrgRom" else 0)
-    return syms, rom.read_bytes()[16:16 + 32768]
+    # the CPU's view with draw_square's bank mapped, and the nametable by its
+    # bank (the current build's map: the same sources, the same banks)
+    cart, link = Cartridge.load(rom), built()
+    image = cart.cpu_image(link.bank_of("draw_square"))
+    return syms, image, cart.read(syms["board_nametable"], 1024, link.bank_of("board_nametable"))
 
 
 def _call(mpu, addr, a=0, x=0, y=0, limit=20000):
@@ -258,8 +266,7 @@ def _call(mpu, addr, a=0, x=0, y=0, limit=20000):
 
 def test_draw_square_queues_tiles_and_attribute(tmp_path):
     from py65.devices.mpu6502 import MPU
-    syms, prg = _symbols_and_prg(tmp_path)
-    nt = prg[syms["board_nametable"] - 0x8000:][:1024]
+    syms, prg, nt = _symbols_and_prg(tmp_path)
     mpu = MPU()
     mpu.memory = [0] * 0x8000 + list(prg)
     q, attr = syms["vram_queue"], syms["attr_shadow"]
@@ -299,7 +306,7 @@ def test_nmi_fits_in_vblank_with_a_full_queue(tmp_path):
     per-entry overhead).  py65 does not model the OAM DMA stall, so add 514;
     the total must fit the 2,273-cycle NTSC vblank."""
     from py65.devices.mpu6502 import MPU
-    syms, prg = _symbols_and_prg(tmp_path)
+    syms, prg, _ = _symbols_and_prg(tmp_path)
     mpu = MPU()
     mpu.memory = [0] * 0x8000 + list(prg)
     q = syms["vram_queue"]
@@ -331,8 +338,7 @@ def test_nmi_fits_in_vblank_with_a_full_queue(tmp_path):
 
 def test_draw_side_to_move_queues_text_and_palette(tmp_path):
     from py65.devices.mpu6502 import MPU
-    syms, prg = _symbols_and_prg(tmp_path)
-    nt = prg[syms["board_nametable"] - 0x8000:][:1024]
+    syms, prg, nt = _symbols_and_prg(tmp_path)
     mpu = MPU()
     mpu.memory = [0] * 0x8000 + list(prg)
     q, attr = syms["vram_queue"], syms["attr_shadow"]

@@ -85,8 +85,8 @@ def test_fceux_driver_errors_and_clean_up(rom_path):
         with pytest.raises(ProgramFailed, match="unknown command: bogus"):
             con.nes.command("bogus")
         con.step(30)
-        con.poke(0x0700, [0x12, 0x34])
-        assert con.ram(0x0700, 2) == [0x12, 0x34] and con.nes[0x0701] == 0x34
+        con.write(0x0700, [0x12, 0x34])
+        assert con.read(0x0700, 2) == [0x12, 0x34] and con.nes[0x0701] == 0x34
         rgb, index = con.nes.screen()
         assert rgb.shape == (240, 256, 3) and index.shape == (240, 256)
         pids = [con.nes.proc.pid, con.nes.x.proc.pid]

@@ -29,9 +29,8 @@ import pytest
 
 pytest.importorskip("cynes")
 
-from emu_tests.nes_harness import (  # noqa: E402
-    A, B, DOWN, LEFT, RIGHT, SCREEN_BOARD, SCREEN_NAMES, SCREEN_TITLE, SELECT, START, UP,
-    BoardStateError, Console, WaitTimeout, buttons_text,
+from tools.nes.console import (  # noqa: E402
+    A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, BoardStateError, Console, WaitTimeout, buttons_text,
 )
 from reference_py.board import move_iccs  # noqa: E402
 
@@ -58,12 +57,12 @@ class Fuzzer:
         self.stats["checks"] += 1
         s = con.screen_id()
         if s is not None:
-            assert s in SCREEN_NAMES, f"ui_screen = {s} at frame {con.frames}"
-            self.screens[SCREEN_NAMES[s]] += 1
+            assert s in con.screen_names, f"ui_screen = {s} at frame {con.frames}"
+            self.screens[con.screen_names[s]] += 1
         f, r = con.cursor()
         assert f <= 8 and r <= 9, f"cursor off the board ({f}, {r}) at {con.where()}"
         if con.has("game_ply"):
-            self.max_ply = max(self.max_ply, con.ram16("game_ply"))
+            self.max_ply = max(self.max_ply, con.word("game_ply"))
         if con.busy() or not con.board_loaded():
             return
         try:
@@ -97,7 +96,7 @@ class Fuzzer:
 
     def play_legal_move(self) -> None:
         con = self.con
-        if not self.has_ui or con.screen_id() != SCREEN_BOARD or con.busy() or not con.board_loaded():
+        if not self.has_ui or con.screen_id() != con.const("UI_SCREEN_PLAY") or con.busy() or not con.board_loaded():
             return
         try:
             moves = con.position().legal_moves()
@@ -158,20 +157,20 @@ def test_random_input_never_breaks_the_game(rom_path):
           f"screens (checks) {dict(fuzz.screens)}, {dict(fuzz.stats)}")
 
     if fuzz.has_ui:
-        assert fuzz.screens["board"] > 0, "the random input never reached the board screen"
+        assert fuzz.screens["play"] > 0, "the random input never reached the board screen"
         if con.has("game_ply"):
             assert fuzz.stats["moves played"] > 0 or fuzz.max_ply > 0, "no move was ever played"
 
     # The console still answers: Reset, the title, then Start does something.
     con.reset()
     if fuzz.has_ui:
-        con.wait_screen(SCREEN_TITLE, 300)
+        con.wait_screen(con.const("UI_SCREEN_TITLE"), 300)
         con.wait_frames(60)
-        before = (con.screen_id(), con.ram("ui_menu") if con.has("ui_menu") else None,
-                  con.ram("ui_sel") if con.has("ui_sel") else None)
+        before = (con.screen_id(), con.byte("ui_menu") if con.has("ui_menu") else None,
+                  con.byte("ui_sel") if con.has("ui_sel") else None)
         con.press(START)
-        con.wait_until(lambda c: (c.screen_id(), c.ram("ui_menu") if c.has("ui_menu") else None,
-                                  c.ram("ui_sel") if c.has("ui_sel") else None) != before,
+        con.wait_until(lambda c: (c.screen_id(), c.byte("ui_menu") if c.has("ui_menu") else None,
+                                  c.byte("ui_sel") if c.has("ui_sel") else None) != before,
                        120, "Start answered on the title screen")
     else:
         con.wait_frames(60)

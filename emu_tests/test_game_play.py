@@ -25,7 +25,6 @@ Inputs are at fixed frames from power-on, so each test is deterministic
 """
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -33,11 +32,10 @@ import pytest
 
 pytest.importorskip("cynes")
 
-from emu_tests.nes_harness import (  # noqa: E402
-    A, B, DOWN, LEFT, RIGHT, SCREEN_ATTRACT, SCREEN_BOARD, SCREEN_GAME_OVER, SCREEN_PAUSE,
-    SCREEN_TITLE, START, UP, Console, compare_screenshot,
-)
-from reference_py.board import BLACK, RED, file_of, move_from, move_iccs, move_to, rank_of, square  # noqa: E402
+from tools.nes.console import A, B, DOWN, LEFT, RIGHT, START, UP, Console  # noqa: E402
+from tools.nes.linkmap import built  # noqa: E402
+from emu_tests.screenshot_diff import compare_screenshot  # noqa: E402
+from reference_py.board import BLACK, BOARD_SIZE, RED, file_of, move_from, move_iccs, move_to, rank_of, square  # noqa: E402
 from reference_py.fen import START_FEN  # noqa: E402
 from reference_py.rules import GAME_WINDOW, Game  # noqa: E402
 from reference_py.search import levels, search  # noqa: E402
@@ -46,12 +44,17 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 LEVELS = levels()
 NOVICE, EASY, HARD, MASTER = 0, 1, 3, 4
 
-# asm/global.inc
-GAME_CHECKMATE, GAME_STALEMATE, GAME_PERPETUAL, GAME_REPETITION, GAME_DRAW_60 = 1, 2, 3, 4, 5
-UI_RESULT_RESIGN = 6
-NO_WINNER = 2
-HUMAN_RED, HUMAN_BLACK, TWO_PLAYERS = 1, 2, 3
-THINK_NONE, THINK_MOVE, THINK_HINT = 0, 1, 2
+# asm/global.inc's constants, as the build exports them (asm/exports.s)
+_X = built().exports
+SCREEN_TITLE, SCREEN_BOARD, SCREEN_PAUSE, SCREEN_GAME_OVER, SCREEN_ATTRACT = (
+    _X[f"UI_SCREEN_{n}"] for n in ("TITLE", "PLAY", "PAUSE", "OVER", "ATTRACT"))
+GAME_CHECKMATE, GAME_STALEMATE, GAME_PERPETUAL, GAME_REPETITION, GAME_DRAW_60 = (
+    _X[f"GAME_{n}"] for n in ("CHECKMATE", "STALEMATE", "PERPETUAL", "REPETITION", "DRAW_60"))
+UI_RESULT_RESIGN, NO_WINNER = _X["UI_RESULT_RESIGN"], _X["GAME_NO_WINNER"]
+HUMAN_RED, HUMAN_BLACK = _X["UI_HUMAN_RED"], _X["UI_HUMAN_BLACK"]
+TWO_PLAYERS = HUMAN_RED | HUMAN_BLACK
+THINK_NONE, THINK_MOVE, THINK_HINT = (_X[f"UI_THINK_{n}"] for n in ("NONE", "MOVE", "HINT"))
+# docs/UI.md: the pause menu's items in order, and the demo after 20 s idle on the title
 ITEM_RESUME, ITEM_TAKEBACK, ITEM_HINT, ITEM_RESIGN, ITEM_NEW_GAME = range(5)
 ATTRACT_IDLE_FRAMES = 1200
 
@@ -89,12 +92,8 @@ class Player(Console):
 
 
 def power_on(rom_path: Path) -> Player:
-    """A console at power-on, with the engine's exported symbols (s_res_*,
-    s_nodes: not all are RAM labels) readable by name, on the title."""
+    """A console at power-on, on the title."""
     con = Player(rom_path)
-    exports = json.loads(con.map_path.read_text()).get("exports", {})
-    for name, value in exports.items():
-        con.labels.setdefault(name, int(value))
     con.wait_frames(20)
     assert con.screen_id() == SCREEN_TITLE, con.where()
     return con
@@ -106,40 +105,40 @@ def choose_and_start(con: Console, players: int, level: int, button: int = START
     the values), then Start; waits for the board.  With `seed`, presses
     Start when the game's seed (game_seed is 0 at power-on, stirred with
     nmi_count when the game starts) will be `seed` (1-255)."""
-    assert con.screen_id() == SCREEN_TITLE and con.ram("ui_menu") == 0, con.where()
+    assert con.screen_id() == SCREEN_TITLE and con.byte("ui_menu") == 0, con.where()
     for _ in range(3):
-        if con.ram("ui_players") == players:
+        if con.byte("ui_players") == players:
             break
         con.press(RIGHT)
-    assert con.ram("ui_players") == players
+    assert con.byte("ui_players") == players
     con.press(DOWN)
-    assert con.ram("ui_menu") == 1
+    assert con.byte("ui_menu") == 1
     for _ in range(len(LEVELS)):
-        have = con.ram("ui_level")
+        have = con.byte("ui_level")
         if have == level:
             break
         con.press(RIGHT if level > have else LEFT)
-    assert con.ram("ui_level") == level
+    assert con.byte("ui_level") == level
     con.press(DOWN)
-    assert con.ram("ui_menu") == 2
+    assert con.byte("ui_menu") == 2
     if seed is not None:
-        assert con.ram16("game_seed") == 0, "game_seed is stirred from 0 only after power-on"
+        assert con.word("game_seed") == 0, "game_seed is stirred from 0 only after power-on"
         # the press is read after the next NMI, which counts one more
-        con.wait_until(lambda c: (c.ram("nmi_count") + 1) & 0xFF == seed, 256, f"nmi_count {seed - 1}")
+        con.wait_until(lambda c: (c.byte("nmi_count") + 1) & 0xFF == seed, 256, f"nmi_count {seed - 1}")
     con.press(button)
     con.wait_screen(SCREEN_BOARD, 120)
     if seed is not None:                               # (no search yet: the human moves first)
-        assert con.ram16("game_seed") == seed, f"game seed ${con.ram16('game_seed'):04X}, wanted ${seed:04X}"
-    assert (con.ram("ui_players"), con.ram("ui_level")) == (players, level)
-    assert con.ram16("game_ply") == 0 and con.ram("ui_result") == 0
+        assert con.word("game_seed") == seed, f"game seed ${con.word('game_seed'):04X}, wanted ${seed:04X}"
+    assert (con.byte("ui_players"), con.byte("ui_level")) == (players, level)
+    assert con.word("game_ply") == 0 and con.byte("ui_result") == 0
 
 
 def pause_choose(con: Console, item: int) -> None:
     """Start (the pause menu), Down to `item`, A."""
     con.wait_until(lambda c: c.screen_id() == SCREEN_BOARD and c.human_to_move(), 600, "the human's turn")
     con.press_until(START, lambda c: c.screen_id() == SCREEN_PAUSE, 120, "Start (pause)")
-    assert con.ram("ui_menu") == ITEM_RESUME
-    while con.ram("ui_menu") != item:
+    assert con.byte("ui_menu") == ITEM_RESUME
+    while con.byte("ui_menu") != item:
         con.press(DOWN)
     con.press(A)
 
@@ -150,7 +149,7 @@ def settled(con: Console) -> bool:
     is 1 until the NMI; cynes' frames end just before it) and no search runs:
     the engine's board is the game's position, not a move being tried
     (game_outcome and the search make and unmake moves, over several frames)."""
-    return con.ram("frame_ready") == 1 and not con.busy()
+    return con.byte("frame_ready") == 1 and not con.busy()
 
 
 def wait_settled(con: Console, max_frames: int = 30) -> None:
@@ -165,37 +164,37 @@ def check_same(con: Console, game: Game, what: str = "") -> None:
     pos = con.position()                               # a legal position (validated)
     ref = game.pos
     assert pos.pieces() == ref.pieces(), f"board differs {where}\n  rom {con.fen()}"
-    assert (con.ram("eng_side"), con.ram("eng_clock")) == (ref.side, ref.clock), where
-    assert con.ram16("eng_key") == ref.key, where
-    assert con.ram16("game_ply") == len(game.moves), where
-    n = con.ram("game_rep_top") + 1
+    assert (con.byte("eng_side"), con.byte("eng_clock")) == (ref.side, ref.clock), where
+    assert con.word("eng_key") == ref.key, where
+    assert con.word("game_ply") == len(game.moves), where
+    n = con.byte("game_rep_top") + 1
     lo, hi = (bytes_at(con, name, n) for name in ("rep_key_lo", "rep_key_hi"))
     keys = [l | h << 8 for l, h in zip(lo, hi)]
-    bits = con.ram("rep_check", (GAME_WINDOW + 7) // 8)
+    bits = con.read("rep_check", (GAME_WINDOW + 7) // 8)
     checks = [bool(bits[i >> 3] >> (i & 7) & 1) for i in range(n)]
     assert keys == ref.keys[-GAME_WINDOW:], f"repetition ring {where}"
     assert checks == ref.checks[-GAME_WINDOW:], f"repetition ring check bits {where}"
 
 
 def bytes_at(con: Console, name: str, n: int) -> list[int]:
-    return [con.ram(con.addr(name) + i) for i in range(n)]
+    return [con.byte(con.addr(name) + i) for i in range(n)]
 
 
 def last_move(con: Console) -> int:
-    return con.ram("game_last_from") | con.ram("game_last_to") << 8
+    return con.byte("game_last_from") | con.byte("game_last_to") << 8
 
 
 def search_result(con: Console) -> dict:
     """eng_search's outputs in RAM."""
-    return {"move": con.ram("s_res_from") | con.ram("s_res_to") << 8 if con.ram("s_res_pvlen") else None,
-            "score": s16(con.ram16("s_res_score")), "nodes": con.ram16("s_nodes"),
-            "depth": con.ram("s_res_depth")}
+    return {"move": con.byte("s_res_from") | con.byte("s_res_to") << 8 if con.byte("s_res_pvlen") else None,
+            "score": s16(con.word("s_res_score")), "nodes": con.word("s_nodes"),
+            "depth": con.byte("s_res_depth")}
 
 
 def check_search(con: Console, game: Game, level: int, what: str) -> int:
     """The last game_think equals the reference search of game.pos (before
     the move) with the ROM's seed: move, score, nodes, depth.  Returns the move."""
-    seed = con.ram16("game_last_seed")
+    seed = con.word("game_last_seed")
     ref = search(game.pos.copy(), LEVELS[level], seed=seed)
     got = search_result(con)
     want = {"move": ref.move, "score": ref.score, "nodes": ref.nodes, "depth": ref.depth}
@@ -213,7 +212,7 @@ def computer_reply(con: Console, game: Game, level: int, max_frames: int = 1200)
     and the position, plays it into `game`; at the end of the game waits for
     the game-over screen.  Returns the move."""
     plies = len(game.moves)
-    con.wait_until(lambda c: c.ram16("game_ply") == plies + 1 and settled(c), max_frames,
+    con.wait_until(lambda c: c.word("game_ply") == plies + 1 and settled(c), max_frames,
                    "the computer's move")
     move = check_search(con, game, level, f"computer move {plies + 1}")
     assert last_move(con) == move, f"played {move_iccs(last_move(con))}, searched {move_iccs(move)}"
@@ -246,7 +245,7 @@ def released(con: Console) -> None:
     """After press_watching returned with the button perhaps still down for
     the ROM: wait until it has read the pad released (or a search started:
     think_end reads the pads afterwards), so the next press is a new one."""
-    con.wait_until(lambda c: c.ram("pad_held") == 0 or c.busy(), 60, "the pad read released")
+    con.wait_until(lambda c: c.byte("pad_held") == 0 or c.busy(), 60, "the pad read released")
 
 
 def human_move(con: Console, game: Game, move: int) -> None:
@@ -255,12 +254,12 @@ def human_move(con: Console, game: Game, move: int) -> None:
     assert move in game.pos.legal_moves()
     frm, to = move_from(move), move_to(move)
     plies = len(game.moves)
-    con.wait_until(lambda c: c.human_to_move() and c.ram("ui_think") == THINK_NONE, 600, "the human's turn")
+    con.wait_until(lambda c: c.human_to_move() and c.byte("ui_think") == THINK_NONE, 600, "the human's turn")
     con.move_cursor_to(file_of(frm), rank_of(frm))
-    if con.ram("ui_sel") != frm:
-        con.press_until(A, lambda c: c.ram("ui_sel") == frm, 60, f"A on {move_iccs(move)[:2]}")
+    if con.byte("ui_sel") != frm:
+        con.press_until(A, lambda c: c.byte("ui_sel") == frm, 60, f"A on {move_iccs(move)[:2]}")
     con.move_cursor_to(file_of(to), rank_of(to))
-    press_watching(con, A, lambda c: c.ram16("game_ply") == plies + 1 and settled(c), 60,
+    press_watching(con, A, lambda c: c.word("game_ply") == plies + 1 and settled(c), 60,
                    what=f"A on {move_iccs(move)[2:]} (move {move_iccs(move)})")
     assert last_move(con) == move
     game.play(move)
@@ -274,7 +273,7 @@ def check_game_over(con: Console, game: Game) -> None:
     outcome = game.outcome()
     assert outcome is not None
     assert con.screen_id() == SCREEN_GAME_OVER
-    assert (con.ram("ui_result"), con.ram("ui_winner")) == reference_result(outcome), outcome
+    assert (con.byte("ui_result"), con.byte("ui_winner")) == reference_result(outcome), outcome
 
 
 def play_vs_computer(con: Console, game: Game, human: int, level: int, plies: int,
@@ -322,7 +321,7 @@ def test_game_as_black_vs_easy(rom_path):
 
 # ---- 2. illegal attempts ---------------------------------------------------------------
 def snapshot_state(con: Console) -> tuple:
-    return (con.ram("board", 154), con.ram("eng_side"), con.ram16("game_ply"), con.screen_id())
+    return (con.read("board", BOARD_SIZE), con.byte("eng_side"), con.word("game_ply"), con.screen_id())
 
 
 def test_illegal_attempts_change_nothing(rom_path):
@@ -334,8 +333,8 @@ def test_illegal_attempts_change_nothing(rom_path):
     def refused(sel: int, what: str) -> None:
         con.wait_frames(10)
         assert snapshot_state(con) == before, what
-        assert con.ram("ui_sel") == sel, what
-        assert con.ram("ui_think") == THINK_NONE and not con.busy(), what
+        assert con.byte("ui_sel") == sel, what
+        assert con.byte("ui_think") == THINK_NONE and not con.busy(), what
 
     con.move_cursor_to(7, 9)                           # Black's horse h9
     con.press(A)
@@ -345,7 +344,7 @@ def test_illegal_attempts_change_nothing(rom_path):
     refused(0, "A on an empty square")
     con.move_cursor_to(0, 0)                           # Red's rook a0: pick it up
     con.press(A)
-    assert con.ram("ui_sel") == square(0, 0)
+    assert con.byte("ui_sel") == square(0, 0)
     for f, r, what in ((0, 4, "the rook through its own pawn"), (0, 9, "the rook through pieces onto a9"),
                        (1, 1, "the rook diagonally"), (4, 4, "an empty square out of reach")):
         con.move_cursor_to(f, r)
@@ -374,12 +373,12 @@ def test_illegal_attempts_change_nothing(rom_path):
         con.step(1)
         mashed += 1
         if con.busy():
-            assert con.ram16("game_ply") == 1 and con.cursor() == cursor, con.where()
+            assert con.word("game_ply") == 1 and con.cursor() == cursor, con.where()
     con.nes.controller = 0
     assert mashed >= 30, f"the search took only {mashed} frames: too short to mash"
     computer_reply(con, game, EASY)
     con.wait_frames(60)                                # the blink is over, input read again
-    assert con.screen_id() == SCREEN_BOARD and con.ram("ui_sel") == 0 and con.cursor() == cursor
+    assert con.screen_id() == SCREEN_BOARD and con.byte("ui_sel") == 0 and con.cursor() == cursor
     check_same(con, game, "after mashing")
     human_move(con, game, _iccs(game, "h0g2", "b0c2"))   # and the game goes on
     computer_reply(con, game, EASY)
@@ -410,7 +409,7 @@ def test_checkmate_vs_novice(rom_path):
     assert outcome is not None and outcome.winner == RED and outcome.reason == "checkmate", \
         (outcome, len(game.moves))
     check_game_over(con, game)
-    assert (con.ram("ui_result"), con.ram("ui_winner")) == (GAME_CHECKMATE, RED)
+    assert (con.byte("ui_result"), con.byte("ui_winner")) == (GAME_CHECKMATE, RED)
     con.press(A)
     con.wait_screen(SCREEN_TITLE, 120)
 
@@ -421,10 +420,10 @@ def test_repetition_draw_two_players(rom_path):
     game = Game(START_FEN)
     for text in ["b0c2", "b9c7", "c2b0", "c7b9"] * 2:
         assert game.outcome() is None and con.screen_id() == SCREEN_BOARD
-        assert not con.ram("ui_think")                 # nobody thinks for two players
+        assert not con.byte("ui_think")                 # nobody thinks for two players
         human_move(con, game, _iccs(game, text))
     check_game_over(con, game)
-    assert (con.ram("ui_result"), con.ram("ui_winner")) == (GAME_REPETITION, NO_WINNER)
+    assert (con.byte("ui_result"), con.byte("ui_winner")) == (GAME_REPETITION, NO_WINNER)
     con.press(START)
     con.wait_screen(SCREEN_TITLE, 120)
 
@@ -442,7 +441,7 @@ def test_two_players_two_controllers(rom_path):
     cursor = con.cursor()
     con.press(RIGHT)
     con.press(A)
-    assert con.cursor() == cursor and con.ram("ui_sel") == 0 and snapshot_state(con) == before
+    assert con.cursor() == cursor and con.byte("ui_sel") == 0 and snapshot_state(con) == before
     con.pad = 1
     human_move(con, game, _iccs(game, "b0c2"))            # Red, pad 1
     human_move(con, game, _iccs(game, "b9c7"))            # Black may share pad 1 too
@@ -456,7 +455,7 @@ def test_resign(rom_path):
     computer_reply(con, game, NOVICE)
     pause_choose(con, ITEM_RESIGN)
     con.wait_screen(SCREEN_GAME_OVER, 60)
-    assert (con.ram("ui_result"), con.ram("ui_winner")) == (UI_RESULT_RESIGN, BLACK)
+    assert (con.byte("ui_result"), con.byte("ui_winner")) == (UI_RESULT_RESIGN, BLACK)
     check_same(con, game, "resigned")
     con.press(A)
     con.wait_screen(SCREEN_TITLE, 120)
@@ -471,7 +470,7 @@ def test_pause_takeback_hint_new_game(rom_path):
     # nothing to take back at the start: refused, the game goes on
     pause_choose(con, ITEM_TAKEBACK)
     con.wait_frames(10)
-    assert con.screen_id() == SCREEN_BOARD and con.ram("ui_think") == THINK_NONE
+    assert con.screen_id() == SCREEN_BOARD and con.byte("ui_think") == THINK_NONE
     check_same(con, game, "take-back with nothing to take back")
 
     # RESUME and B leave everything as it was
@@ -488,7 +487,7 @@ def test_pause_takeback_hint_new_game(rom_path):
         human_move(con, game, _iccs(game, text))
         computer_reply(con, game, NOVICE)
     pause_choose(con, ITEM_TAKEBACK)
-    con.wait_until(lambda c: c.ram16("game_ply") == len(game.moves) - 2, 60, "take-back")
+    con.wait_until(lambda c: c.word("game_ply") == len(game.moves) - 2, 60, "take-back")
     game.undo(2)
     check_same(con, game, "take-back")
     assert con.screen_id() == SCREEN_BOARD and con.human_to_move()
@@ -500,16 +499,16 @@ def test_pause_takeback_hint_new_game(rom_path):
 
     # HINT: the engine at Novice for the human: the piece picked up, the cursor on its destination
     pause_choose(con, ITEM_HINT)
-    con.wait_until(lambda c: not c.busy() and c.ram("ui_think") == THINK_NONE and c.ram("ui_sel"),
+    con.wait_until(lambda c: not c.busy() and c.byte("ui_think") == THINK_NONE and c.byte("ui_sel"),
                    300, "the hint")
     hint = check_search(con, game, NOVICE, "hint")
-    sel, (f, r) = con.ram("ui_sel"), con.cursor()
+    sel, (f, r) = con.byte("ui_sel"), con.cursor()
     assert sel == move_from(hint) and (f, r) == (file_of(move_to(hint)), rank_of(move_to(hint)))
     legal = game.pos.legal_moves()
     assert sel | square(f, r) << 8 in legal
-    assert con.screen_id() == SCREEN_BOARD and con.ram16("game_ply") == len(game.moves)
+    assert con.screen_id() == SCREEN_BOARD and con.word("game_ply") == len(game.moves)
     check_same(con, game, "hint shown")
-    press_watching(con, A, lambda c: c.ram16("game_ply") == len(game.moves) + 1 and settled(c), 30,
+    press_watching(con, A, lambda c: c.word("game_ply") == len(game.moves) + 1 and settled(c), 30,
                    what="A: the hint's move")                  # A plays it
     assert last_move(con) == hint
     game.play(hint)
@@ -534,15 +533,15 @@ def test_reset_while_thinking(rom_path):
     human_move(con, game, _iccs(game, "h2e2"))
     con.wait_until(lambda c: c.busy(), 30, "the computer thinking")
     con.wait_frames(90)
-    assert con.busy() and con.ram16("game_ply") == 1   # still thinking (Master: ~40 s here)
+    assert con.busy() and con.word("game_ply") == 1   # still thinking (Master: ~40 s here)
     con.reset()                                        # cynes' NES.reset: the console's Reset button
     con.wait_screen(SCREEN_TITLE, 5)
     con.wait_frames(30)                                # the title drawn (NMI off meanwhile)
-    nmi = con.ram("nmi_count")
+    nmi = con.byte("nmi_count")
     con.wait_frames(30)
-    assert (con.ram("nmi_count") - nmi) & 0xFF == 30, "NMIs not running after the reset"
-    assert con.screen_id() == SCREEN_TITLE and not con.busy() and con.ram("ui_think") == THINK_NONE
-    assert (con.ram("ui_menu"), con.ram("ui_players"), con.ram("ui_level")) == (0, HUMAN_RED, NOVICE)
+    assert (con.byte("nmi_count") - nmi) & 0xFF == 30, "NMIs not running after the reset"
+    assert con.screen_id() == SCREEN_TITLE and not con.busy() and con.byte("ui_think") == THINK_NONE
+    assert (con.byte("ui_menu"), con.byte("ui_players"), con.byte("ui_level")) == (0, HUMAN_RED, NOVICE)
     compare_screenshot(con.screen(), SHOTS / "title.png")   # the title drawn cleanly
     choose_and_start(con, HUMAN_RED, NOVICE)
     game = Game(START_FEN)
@@ -557,11 +556,11 @@ def test_attract_mode(rom_path):
     idle = con.wait_until(lambda c: c.screen_id() != SCREEN_TITLE, ATTRACT_IDLE_FRAMES + 60, "the demo")
     assert con.screen_id() == SCREEN_ATTRACT
     assert con.frames >= ATTRACT_IDLE_FRAMES, f"the demo started after {idle} frames"
-    assert con.ram("ui_players") == 0
+    assert con.byte("ui_players") == 0
     game = Game(START_FEN)
     # follow the demo ply by ply: each move is the reference's at Novice
     for _ in range(900):
-        plies = con.ram16("game_ply")
+        plies = con.word("game_ply")
         if plies == len(game.moves) + 1:
             move = check_search(con, game, NOVICE, f"demo move {plies}")
             assert last_move(con) == move
@@ -575,7 +574,7 @@ def test_attract_mode(rom_path):
     # any button: back to the title (held until the ROM sees it)
     con.hold_until(B, lambda c: c.screen_id() == SCREEN_TITLE, 120, "B in the demo")
     con.wait_frames(10)
-    assert con.screen_id() == SCREEN_TITLE and con.ram("ui_players") == HUMAN_RED
+    assert con.screen_id() == SCREEN_TITLE and con.byte("ui_players") == HUMAN_RED
 
 
 @pytest.mark.parametrize("phase", ["search", "blink"])
@@ -584,12 +583,12 @@ def test_attract_tap_returns_to_title(rom_path, phase):
     computer searches or while its piece blinks."""
     con = power_on(rom_path)
     con.wait_screen(SCREEN_ATTRACT, ATTRACT_IDLE_FRAMES + 60)
-    con.wait_until(lambda c: c.ram16("game_ply") >= 3, 900, "three demo plies")
+    con.wait_until(lambda c: c.word("game_ply") >= 3, 900, "three demo plies")
     if phase == "search":
         con.wait_until(lambda c: c.busy(), 300, "a demo search")
     else:
-        plies = con.ram16("game_ply")
-        con.wait_until(lambda c: c.ram16("game_ply") > plies, 300, "a demo move")
+        plies = con.word("game_ply")
+        con.wait_until(lambda c: c.word("game_ply") > plies, 300, "a demo move")
         assert not con.busy()
     con.press(A)
     con.wait_screen(SCREEN_TITLE, 120)
@@ -603,7 +602,7 @@ def board_shot(con: Console, name: str) -> None:
     """Compares the board screen at the frame the sprite rotation
     (ui_oam_rot) is at 0, so which sprites a crowded line drops does not
     depend on the timing."""
-    con.wait_until(lambda c: c.ram("ui_oam_rot") == 0, 80, "ui_oam_rot == 0")
+    con.wait_until(lambda c: c.byte("ui_oam_rot") == 0, 80, "ui_oam_rot == 0")
     compare_screenshot(con.screen(), SHOTS / f"{name}.png")
 
 
@@ -618,7 +617,7 @@ def test_screenshots(rom_path):
     board_shot(con, "board_start")
     con.move_cursor_to(7, 2)                           # Red's cannon h2: picked up, dots on its destinations
     con.press(A)
-    assert con.ram("ui_sel") == square(7, 2)
+    assert con.byte("ui_sel") == square(7, 2)
     board_shot(con, "board_selected")
     con.press(B)
     con.press(START)
@@ -636,7 +635,7 @@ def test_screenshots(rom_path):
     con.press(A)
     con.wait_screen(SCREEN_TITLE, 120)
     con.wait_screen(SCREEN_ATTRACT, ATTRACT_IDLE_FRAMES + 60)
-    con.wait_until(lambda c: c.ram16("game_ply") >= 6, 900, "six demo plies")
+    con.wait_until(lambda c: c.word("game_ply") >= 6, 900, "six demo plies")
     con.wait_until(lambda c: c.busy(), 120, "the next demo search")   # the panel is complete
     con.wait_frames(1)                                 # the spinner and "00 SEC" up
     compare_screenshot(con.screen(), SHOTS / "attract.png")
@@ -651,14 +650,14 @@ def test_one_nmi_per_frame_while_thinking(rom_path):
     game = Game(START_FEN)
     human_move(con, game, _iccs(game, "h2e2"))
     con.wait_until(lambda c: c.busy(), 30, "the computer thinking")
-    nmi, frames, secs = con.ram("nmi_count"), 0, []
+    nmi, frames, secs = con.byte("nmi_count"), 0, []
     while con.busy():
         con.step(1)
         frames += 1
-        now = con.ram("nmi_count")
+        now = con.byte("nmi_count")
         assert (now - nmi) & 0xFF == 1, f"nmi_count went {nmi} -> {now} in one frame ({con.where()})"
         nmi = now
-        secs.append(con.ram("think_secs"))
+        secs.append(con.byte("think_secs"))
         assert frames < 3000, con.where()
     assert frames >= 180, f"the Hard search took only {frames} frames"
     assert max(secs) >= 3                              # the clock counted the seconds (BCD)

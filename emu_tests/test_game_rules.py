@@ -16,8 +16,8 @@ from reference_py.fen import START_FEN, parse_fen
 from reference_py.notation import parse_move
 from reference_py.rules import GAME_WINDOW, Game
 from reference_py.search import levels, search
-from tools.romengine import reference_state
-from tools.romgame import RomGame, reference_outcome
+from tools.nes.engine import reference_state
+from tools.nes.game import RomGame, reference_outcome
 
 
 @pytest.fixture(scope="module")
@@ -185,7 +185,7 @@ def test_think_equals_the_reference(rom: RomGame) -> None:
     """game_think hands the search the game's ring and seed: same move as
     the reference with the same history and seed, and it reports the seed."""
     game = play_line(rom, START_FEN, ["h2e2", "h9g7", "b0c2"])
-    rom.poke("game_seed", [0x34, 0x12])
+    rom.write("game_seed", [0x34, 0x12])
     lv = levels()[0]
     move = rom.think(0)
     assert rom.word("game_last_seed") == 0x1234

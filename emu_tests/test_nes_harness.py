@@ -1,4 +1,4 @@
-"""The cynes harness itself (emu_tests/nes_harness.py): the parts that do not
+"""The cynes harness itself (tools/nes/console.py): the parts that do not
 need the game screens — RAM by label, the board reader, bounded waits, crash
 detection, cursor driving and the screenshot comparison."""
 from __future__ import annotations
@@ -9,9 +9,10 @@ from PIL import Image
 
 pytest.importorskip("cynes")
 
-from emu_tests.nes_harness import (  # noqa: E402
-    A, SCREEN_BOARD, BoardStateError, Console, EmulatorCrashed, WaitTimeout, compare_screenshot,
+from tools.nes.console import (  # noqa: E402
+    A, BoardStateError, Console, EmulatorCrashed, WaitTimeout,
 )
+from emu_tests.screenshot_diff import compare_screenshot  # noqa: E402
 from reference_py.board import BOARD_SIZE, CANNON, RED, square  # noqa: E402
 from reference_py.fen import START_FEN, format_fen, parse_fen  # noqa: E402
 
@@ -30,7 +31,7 @@ def on_board(con) -> Console:
     """The console with the board and its cursor on screen (a game started
     from the title screen, once the ROM has one)."""
     if con.has("ui_screen"):
-        con.press_until(A, lambda c: c.screen_id() == SCREEN_BOARD, 300, "A on the title screen")
+        con.press_until(A, lambda c: c.screen_id() == c.const("UI_SCREEN_PLAY"), 300, "A on the title screen")
         con.wait_human_turn()
     return con
 
@@ -39,16 +40,16 @@ def load_fen(con: Console, fen: str) -> None:
     """Write a reference position into the engine's RAM, as the ROM lays it out
     (canonical slots: a piece's kind is its slot's, SLOT_KIND)."""
     pos = parse_fen(fen)
-    con.poke("board", pos.board)
-    con.poke("eng_side", pos.side)
-    con.poke("eng_clock", pos.clock)
+    con.write("board", pos.board)
+    con.write("eng_side", pos.side)
+    con.write("eng_clock", pos.clock)
 
 
 def test_labels_come_from_the_map(con):
-    assert con.addr("board") == con.labels["board"]
+    assert con.addr("board") == con.link.labels["board"]
     assert con.addr(0x0200) == 0x0200
     with pytest.raises(KeyError, match="not_a_label"):
-        con.ram("not_a_label")
+        con.byte("not_a_label")
 
 
 def test_position_round_trips_through_ram(con):
@@ -76,18 +77,18 @@ def test_boot_board_is_the_start_position(con):
 ])
 def test_position_rejects_a_corrupt_board(con, corrupt, message):
     load_fen(con, START_FEN)
-    board = con.ram("board", BOARD_SIZE)
+    board = con.read("board", BOARD_SIZE)
     corrupt(board)
-    con.poke("board", board)
+    con.write("board", board)
     with pytest.raises(BoardStateError, match=message):
         con.position()
 
 
 def test_position_rejects_the_side_that_moved_in_check(con):
     load_fen(con, "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
-    board = con.ram("board", BOARD_SIZE)               # Black's king d9 -> e9: the kings face
+    board = con.read("board", BOARD_SIZE)               # Black's king d9 -> e9: the kings face
     board[square(4, 9)], board[square(3, 9)] = board[square(3, 9)], 0
-    con.poke("board", board)
+    con.write("board", board)
     with pytest.raises(BoardStateError, match="in check"):
         con.position()
 
@@ -178,4 +179,4 @@ def test_play_move_through_the_pad(on_board):
     con.wait_human_turn()
     pieces = con.position().pieces()
     assert pieces.get(square(4, 2)) == (RED, CANNON) and square(7, 2) not in pieces
-    assert con.ram16("game_ply") == 2 and con.ram("eng_side") == RED
+    assert con.word("game_ply") == 2 and con.byte("eng_side") == RED

@@ -22,7 +22,6 @@ Screenshots go to $SCREENSHOT_OUT or <tmp>/xiangqi-screenshots.
 """
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 import time
@@ -35,11 +34,12 @@ from PIL import Image
 from emu_tests.fceux_harness import FceuxConsole
 from emu_tests.frame_compare import palette_mismatch
 from emu_tests.headless import ProgramFailed, ProgramMissing, log_tail, skip_or_fail
-from emu_tests.nes_harness import SCREEN_TITLE, Console, _save_png
 from emu_tests.nestopia_harness import NestopiaWindow
 from emu_tests.test_game_play import (
-    HUMAN_RED, NOVICE, Player, choose_and_start, check_same, computer_reply, human_move,
+    HUMAN_RED, NOVICE, SCREEN_TITLE, Player, choose_and_start, check_same, computer_reply, human_move,
 )
+from tools.atomic import save_png
+from tools.nes.console import Console
 from reference_py.board import BOARD_SIZE, move_iccs, square
 from reference_py.fen import START_FEN
 from reference_py.rules import Game
@@ -64,15 +64,6 @@ def out_dir() -> Path:
     return path
 
 
-def with_exports(con: Console) -> Console:
-    """The engine's exported symbols (s_res_*, s_nodes) readable by name, as
-    test_game_play.power_on does."""
-    exports = json.loads(con.map_path.read_text()).get("exports", {})
-    for name, value in exports.items():
-        con.labels.setdefault(name, int(value))
-    return con
-
-
 class FceuxPlayer(FceuxConsole, Player):
     """FCEUX with test_game_play's 3-frame presses."""
 
@@ -91,11 +82,11 @@ def play_opening(con: Console) -> Run:
     """Power-on to the computer's first reply, checked against reference_py
     at every step (test_game_play's helpers)."""
     frames: dict[str, int] = {}
-    con.wait_until(lambda c: c.screen_id() == SCREEN_TITLE and c.ram("nmi_count") >= TITLE_NMIS, 600,
+    con.wait_until(lambda c: c.screen_id() == SCREEN_TITLE and c.byte("nmi_count") >= TITLE_NMIS, 600,
                    f"the title drawn (ui_screen 0, nmi_count >= {TITLE_NMIS})")
     frames["title"] = con.frames
     title = con.screen()
-    assert (con.ram("ui_menu"), con.ram("ui_players"), con.ram("ui_level")) == (0, HUMAN_RED, NOVICE), \
+    assert (con.byte("ui_menu"), con.byte("ui_players"), con.byte("ui_level")) == (0, HUMAN_RED, NOVICE), \
         f"title menu not at its defaults ({con.where()})"
     choose_and_start(con, HUMAN_RED, NOVICE, seed=SEED)
     game = Game(START_FEN)
@@ -104,18 +95,18 @@ def play_opening(con: Console) -> Run:
     frames["human move"] = con.frames
     computer_reply(con, game, NOVICE)
     frames["reply"] = con.frames
-    assert con.ram("eng_side") == 0 and con.ram16("game_ply") == 2, con.where()
+    assert con.byte("eng_side") == 0 and con.word("game_ply") == 2, con.where()
     con.move_cursor_to(*CURSOR_AFTER)          # input is taken again: the blink is over
-    con.wait_until(lambda c: c.ram("ui_oam_rot") == 0, 80, "ui_oam_rot == 0")   # same sprites drawn
+    con.wait_until(lambda c: c.byte("ui_oam_rot") == 0, 80, "ui_oam_rot == 0")   # same sprites drawn
     board = con.screen()
-    ram = {name: [con.ram(con.addr(name) + i) for i in range(n)] for name, n in COMPARED_RAM}
+    ram = {name: con.read(name, n) for name, n in COMPARED_RAM}
     return Run(title, board, ram, frames, [move_iccs(m) for m in game.moves])
 
 
 def save(img: Image.Image, name: str) -> Path:
     """Write a picture to the screenshot folder (temp file + rename)."""
     path = out_dir() / name
-    _save_png(img, path)
+    save_png(img, path)
     return path
 
 
@@ -133,14 +124,14 @@ def compare_pictures(name: str, fceux: Image.Image, cynes: Image.Image) -> str |
 
 def test_fceux_plays_like_cynes(rom_path):
     started = time.monotonic()
-    cynes = play_opening(with_exports(Player(rom_path)))
+    cynes = play_opening(Player(rom_path))
     try:
         con = FceuxPlayer(rom_path)
     except ProgramMissing as exc:
         skip_or_fail(exc)
     with con:
         try:
-            fceux = play_opening(with_exports(con))
+            fceux = play_opening(con)
         except (AssertionError, ProgramFailed) as exc:
             try:
                 save(con.screen(), "fceux_failure.png")
@@ -164,7 +155,7 @@ def test_nestopia_shows_title_and_board(rom_path):
     """Nestopia's window shows the title, and after Start (Return) the board
     at the start of a game, as cynes draws them (up to the palette)."""
     con = Player(rom_path)
-    con.wait_until(lambda c: c.screen_id() == SCREEN_TITLE and c.ram("nmi_count") >= TITLE_NMIS, 600,
+    con.wait_until(lambda c: c.screen_id() == SCREEN_TITLE and c.byte("nmi_count") >= TITLE_NMIS, 600,
                    "the title drawn")
     title = np.asarray(con.screen())
     choose_and_start(con, HUMAN_RED, NOVICE)

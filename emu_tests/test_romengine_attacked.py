@@ -32,7 +32,7 @@ from reference_py.board import (ADVISOR, BLACK, CANNON, ELEPHANT, EMPTY, HORSE, 
 from reference_py.fen import parse_fen
 from reference_py.position import Position
 from reference_py.rules import random_walk
-from tools.romengine import RomEngine
+from tools.nes.engine import RomEngine
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ def compare_exchanges(eng: RomEngine, pos: Position, seen: Counter, where: str,
     """q_node's question for every capture: the board without the capturer,
     the opponent attacking `to` (which holds the opponent's own piece)."""
     by = pos.side ^ 1
-    board = eng.sym("board")
+    board = eng.addr("board")
     for m in pos.generate(captures_only=True):
         frm, to = m & 0xFF, m >> 8
         before = pos.attacked(to, by)

@@ -28,7 +28,7 @@ import pytest
 from emu_tests.romengine_positions import positions
 from reference_py.board import BLACK, HORSE, KING, PAWN, PLAYABLE, RED, ROOK, WIDTH, file_of, rank_of, square
 from reference_py.position import Position
-from tools.romengine import RomEngine
+from tools.nes.engine import RomEngine
 
 PLIES = 4                 # positions tested per seeded position (random plies after it)
 DIAGONAL = (WIDTH + 1, WIDTH - 1, -WIDTH + 1, -WIDTH - 1)
@@ -110,9 +110,9 @@ def walk(eng: RomEngine, start: Position, rng: random.Random) -> Iterator[tuple[
             return
         m = rng.choice(legal)
         base = eng.byte("ms_top")
-        eng.poke("ms_from", [m & 0xFF], offset=base)
-        eng.poke("ms_to", [m >> 8], offset=base)
-        eng.poke("ms_top", [base + 1])
+        eng.write("ms_from", [m & 0xFF], offset=base)
+        eng.write("ms_to", [m >> 8], offset=base)
+        eng.write("ms_top", [base + 1])
         eng.make(base)
         ref.make(m)
         assert eng.is_legal()
@@ -142,7 +142,7 @@ def compare_moves(eng: RomEngine, ref: Position, base: int, seen: Counter, where
         ref.unmake()
         eng.unmake()
         assert eng.byte("eng_chk") == node_chk, where
-    eng.poke("ms_top", [base])
+    eng.write("ms_top", [base])
 
 
 def leg_positions() -> list[Position]:
@@ -186,7 +186,7 @@ def test_gives_check_when_a_horse_leg_is_freed(eng):
     for n, ref in enumerate(leg_positions()):
         seen = Counter()
         eng.load(ref)
-        eng.poke("eng_ply", [1])
+        eng.write("eng_ply", [1])
         eng.in_check(ref.side)
         compare_moves(eng, ref, 0, seen, f"leg position {n}")
         assert seen["horse leg freed"] >= 2, (n, seen)
@@ -207,7 +207,7 @@ def test_a_root_move_runs_the_full_test(eng):
     fast_wrong = 0
     for ply in (0, 1):
         eng.load(pos)
-        eng.poke("eng_ply", [ply])
+        eng.write("eng_ply", [ply])
         eng.in_check(RED)
         moves = eng.generate()
         for i, m in enumerate(moves):
@@ -239,7 +239,7 @@ def test_quiet_safe_decides_exactly_and_changes_nothing(eng, cases):
                 frm, to = m & 0xFF, m >> 8
                 if ref.board[to]:
                     continue                          # captures are never pruned
-                eng.poke("eng_chk", [0xFF if i % 2 else 0])   # not in check: known, or not (a null move's child)
+                eng.write("eng_chk", [0xFF if i % 2 else 0])   # not in check: known, or not (a null move's child)
                 before = eng.raw_state()
                 eng.call("eng_quiet_safe", y=base + i)
                 safe = not eng.cpu.carry
@@ -253,7 +253,7 @@ def test_quiet_safe_decides_exactly_and_changes_nothing(eng, cases):
                 assert safe == (legal and not check and not king), f"{where}: move {m:04x}"
                 seen[("touches" if touches else "clear", "king" if king else "illegal" if not legal
                       else "check" if check else "pruned")] += 1
-            eng.poke("ms_top", [base])
+            eng.write("ms_top", [base])
     assert seen["clear", "pruned"] >= 10000, seen      # about 13,600
     assert not any(seen["clear", what] for what in ("illegal", "check", "king")), seen
     for what in ("pruned", "illegal", "check", "king"):

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from tools.romengine import Cpu, Fault, RomEngine
+from tools.nes.cpu import Cpu, cycle_table
+from tools.nes.engine import RomEngine
+from tools.nes.guards import Fault, Unmapped
 
 CODE, STOP = 0x8000, 0xFFF0
 RAM = [(0x0000, 0x0100), (0x0180, 0x0200), (0x0400, 0x0500)]   # a sparse test map
+FLOOR = 0x01D0                                                 # its stack floor
 
 
 def cpu_with(code: bytes) -> Cpu:
     prg = bytearray([0xEA] * 0x8000)            # NOP everywhere
     prg[0:len(code)] = code
     prg[STOP - 0x8000:STOP - 0x8000 + 3] = bytes([0x4C, STOP & 0xFF, STOP >> 8])
-    return Cpu(bytes(prg), RAM, {}, STOP)
+    return Cpu(bytes(prg), RAM, STOP, stack_floor=FLOOR)
 
 
 def run(code: bytes, limit: int = 100_000) -> Cpu:
@@ -99,26 +102,25 @@ def test_make_past_the_undo_entries():
     end there), before the 6502 runs."""
     from reference_py.fen import START_FEN, parse_fen
     eng = RomEngine()
-    assert eng.plies == eng.sym("undo_to") - eng.sym("undo_from")
+    assert eng.plies == eng.addr("undo_to") - eng.addr("undo_from")
     eng.load(parse_fen(START_FEN))
     eng.generate()
-    eng.poke("eng_ply", [eng.plies])
+    eng.write("eng_ply", [eng.plies])
     with pytest.raises(Fault, match=f"undo stack overflow.*ENG_PLIES = {eng.plies}"):
         eng.make(0)
-    eng.poke("eng_ply", [eng.plies - 1])
+    eng.write("eng_ply", [eng.plies - 1])
     eng.make(0)
     assert eng.byte("eng_ply") == eng.plies
 
 
 def test_the_engine_map_excludes_the_ui_and_the_hardware():
-    from tools.romengine import _Unmapped
     eng = RomEngine()
     for name in ("cursor_file", "nmi_count", "pad_held", "oam", "vram_queue", "attr_shadow"):
-        assert isinstance(eng.mem[eng.sym(name)], _Unmapped), name
+        assert isinstance(eng.mem[eng.addr(name)], Unmapped), name
     for addr in (0x2000, 0x2007, 0x4014, 0x4016, 0x0800, 0x6000):
-        assert isinstance(eng.mem[addr], _Unmapped), hex(addr)
+        assert isinstance(eng.mem[addr], Unmapped), hex(addr)
     for name in ("piece_sq", "board", "ms_key", "s_killers", "rep_key_hi", "history"):
-        assert not isinstance(eng.mem[eng.sym(name)], _Unmapped), name
+        assert not isinstance(eng.mem[eng.addr(name)], Unmapped), name
 
 
 # The NMOS 6502's base cycles per opcode (documented opcodes only are compared).
@@ -137,7 +139,6 @@ def test_cycle_table_matches_the_6502() -> None:
     """py65 gets DEC abs wrong (3 cycles instead of 6); the harness's table
     is corrected, and every documented opcode now has the 6502's count."""
     from tools.asm.opcodes import OPCODES
-    from tools.romengine import cycle_table
     table = cycle_table()
     documented = {op for modes in OPCODES.values() for op in modes.values()}
     assert len(documented) == 151

@@ -26,7 +26,7 @@ from reference_py.config import load_eval
 from reference_py import evaluate as reference_eval
 from reference_py.evaluate import evaluate, tables_for
 from reference_py.fen import parse_fen
-from tools.romengine import RomEngine, reference_state
+from tools.nes.engine import RomEngine, reference_state
 
 SETS = list(load_eval().sets)
 FENS = suite_fens()
@@ -70,14 +70,14 @@ def test_make_unmake_round_trips_over_random_games(eng, seed, start, vset):
                 eng.unmake()
                 after = eng.raw_state()
                 assert after[:-2] == here[:-2], f"unmake {m:04x} did not restore the state"
-            eng.poke("ms_top", [base])
+            eng.write("ms_top", [base])
             assert eng.raw_state() == here
             if not legal:
                 break
             m = moves[rng.choice(legal) - base]
-            eng.poke("ms_from", [m & 0xFF], offset=base)   # keep one entry per ply:
-            eng.poke("ms_to", [m >> 8], offset=base)       # the played move
-            eng.poke("ms_top", [base + 1])
+            eng.write("ms_from", [m & 0xFF], offset=base)   # keep one entry per ply:
+            eng.write("ms_to", [m >> 8], offset=base)       # the played move
+            eng.write("ms_top", [base + 1])
             eng.make(base)
             ref.make(m)
             played.append(m)
@@ -88,7 +88,7 @@ def test_make_unmake_round_trips_over_random_games(eng, seed, start, vset):
         for m in reversed(played):
             eng.unmake()
             ref.unmake()
-        eng.poke("ms_top", [0])
+        eng.write("ms_top", [0])
         assert eng.raw_state() == root
         if not legal:
             return
@@ -116,8 +116,8 @@ def test_rebuild_after_moves_equals_reference(eng, seed, start, vset):
             break
         caps = [m for m in legal if ref.board[m >> 8]]
         m = rng.choice(caps or legal)
-        eng.poke("ms_from", [m & 0xFF])
-        eng.poke("ms_to", [m >> 8])
+        eng.write("ms_from", [m & 0xFF])
+        eng.write("ms_to", [m >> 8])
         eng.make(0)
         ref.make(m)
     assert eng.state() == reference_state(ref)
@@ -168,8 +168,8 @@ def test_mterm_follows_makes_and_unmakes(eng, seed, start, vset):
         if legal and (ply == 0 or rng.random() < 0.6):
             caps = [m for m in legal if ref.board[m >> 8]]
             m = rng.choice(caps if caps and rng.random() < 0.8 else legal)
-            eng.poke("ms_from", [m & 0xFF])
-            eng.poke("ms_to", [m >> 8])
+            eng.write("ms_from", [m & 0xFF])
+            eng.write("ms_to", [m >> 8])
             eng.make(0)
             ref.make(m)
             ply += 1

@@ -15,7 +15,7 @@ import pytest
 from emu_tests.romengine_positions import categories, positions
 from reference_py.config import load_eval
 from reference_py.evaluate import tables_for
-from tools.romengine import RomEngine, reference_state
+from tools.nes.engine import RomEngine, reference_state
 
 SETS = list(load_eval().sets)
 MIN_CATEGORY = {"check": 20, "pin": 20, "flying_general": 20, "cannon_capture": 20,
@@ -51,9 +51,9 @@ def test_generation_order_and_legality_match_reference(eng, cases):
         where = f"position {n} ({SETS[vset]})"
         assert eng.state() == reference_state(ref), where
         assert eng.generate() == ref.generate(), where
-        eng.poke("ms_top", [0])
+        eng.write("ms_top", [0])
         assert eng.generate(captures_only=True) == ref.generate(True), where
-        eng.poke("ms_top", [0])
+        eng.write("ms_top", [0])
         legal = eng.legal_moves()
         assert legal == ref.legal_moves(), where
         assert eng.in_check(0) == ref.in_check(0), where

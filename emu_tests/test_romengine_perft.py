@@ -10,10 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from reference_py.__main__ import parse_suite
+from reference_py.cli import parse_suite
+from reference_py.config import load_search
 from reference_py.fen import parse_fen
 from reference_py.perft import perft_divide
-from tools.romengine import RomEngine, main as romengine_main
+from tools.nes.cli import engine_main as romengine_main
+from tools.nes.engine import RomEngine
+
+ENTRIES = load_search().move_stack_entries          # the move stack's size (config/search.yaml)
 
 SUITE = Path("/work/shared/positions/perft.txt")
 CASES = parse_suite(SUITE) if SUITE.exists() else []
@@ -80,7 +84,7 @@ def test_perft_refuses_more_plies_than_the_undo_stack(eng):
 
 
 def test_the_undo_entries_cover_the_levels_and_perft(eng):
-    """ENG_PLIES (tools/gen_tables.py ply_sizes): a search makes moves at
+    """ENG_PLIES (tools/rom/gen_tables.py ply_sizes): a search makes moves at
     plies below depth + qdepth, perft at plies below its depth (4 at most,
     the suite's deepest), and never more than the reference's MAX_PLY."""
     from reference_py.search import MAX_PLY, levels
@@ -89,28 +93,28 @@ def test_the_undo_entries_cover_the_levels_and_perft(eng):
 
 
 def test_move_stack_overflow_is_reported(eng):
-    """Lists that do not fit the 192 entries make eng_gen fail (carry set,
+    """Lists that do not fit the move stack (ENTRIES) make eng_gen fail (carry set,
     ms_top unchanged), as the reference search's capacity check."""
     pos = parse_fen(CASES[5][1])
     n = len(pos.generate())
     eng.load(pos)
-    eng.poke("ms_top", [192 - n + 1])          # one entry short: overflow
+    eng.write("ms_top", [ENTRIES - n + 1])          # one entry short: overflow
     assert eng.generate() is None
-    assert eng.byte("ms_top") == 192 - n + 1
-    eng.poke("ms_top", [192 - n])              # fits exactly
+    assert eng.byte("ms_top") == ENTRIES - n + 1
+    eng.write("ms_top", [ENTRIES - n])              # fits exactly
     assert eng.generate() == pos.generate()
-    assert eng.byte("ms_top") == 192
-    eng.poke("ms_top", [0])
+    assert eng.byte("ms_top") == ENTRIES
+    eng.write("ms_top", [0])
 
 
 def test_perft_falls_back_to_a_host_root_when_the_stack_is_full(eng):
     """Deep perft of a wide position: when eng_perft's stacked lists do not
-    fit the 192 entries, RomEngine.perft searches the root in the host and
+    fit the move stack (ENTRIES), RomEngine.perft searches the root in the host and
     the count is still exact (here forced by starting high on the stack)."""
     no, fen, nums = CASES[5]
     pos = parse_fen(fen)
     eng.load(pos)
-    eng.poke("ms_top", [192 - 60])         # room for one list only
+    eng.write("ms_top", [ENTRIES - 60])         # room for one list only
     assert eng.perft(2) == nums[1]
-    assert eng.byte("ms_top") == 192 - 60 and eng.byte("eng_ply") == 0
-    eng.poke("ms_top", [0])
+    assert eng.byte("ms_top") == ENTRIES - 60 and eng.byte("eng_ply") == 0
+    eng.write("ms_top", [0])

@@ -4,7 +4,7 @@ with noise (search_eval: the 16-bit Galois LFSR) equals Searcher.eval() call
 by call for every level and a few seeds.  The lazy test e >= T
 (eng_eval_ge, and search_eval_ge with noise) answers as the exact value
 would, and gives the value when it is below T.  Runs under py65 with the guards of
-tools/romengine (undocumented opcodes, out-of-map accesses, stack floor,
+tools/nes (undocumented opcodes, out-of-map accesses, stack floor,
 cycle limit).  The cycle counts of eng_eval are printed (pytest -s)."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from emu_tests.romengine_positions import positions
 from reference_py.config import load_eval
 from reference_py.evaluate import evaluate, tables_for
 from reference_py.search import Searcher, levels
-from tools.romsearch import RomSearch
+from tools.nes.search import RomSearch
 
 SETS = list(load_eval().sets)
 POSITIONS = positions(520)
@@ -109,16 +109,16 @@ def test_leaf_eval_test_with_noise_equals_searcher(rs, level_index):
         s = Searcher(p, lv, seed=7)
         p.set_values(s.tables.values)
         want = [s.eval() for _ in range(24)]
-        rs.eng.load(p, rs.sets.index(lv.eval))
-        rs.wr("s_level", [level_index])
-        rs.wr("s_lfsr", [7, 0])
+        rs.load(p, rs.sets.index(lv.eval))
+        rs.write("s_level", [level_index])
+        rs.write("s_lfsr", [7, 0])
         for k, e in enumerate(want):
             threshold = e + (-1, 0, 1)[k % 3] if k % 4 else (-32000, 32000)[(k // 4) & 1]
-            rs.wr16("eval_t", threshold)
-            rs.eng.call("search_eval_ge")
-            ge = not rs.eng.cpu.mpu.p & 1
+            rs.write("eval_t", [threshold & 0xFF, (threshold >> 8) & 0xFF])
+            rs.call("search_eval_ge")
+            ge = not rs.cpu.mpu.p & 1
             assert ge == (e >= threshold), (k, e, threshold)
             if not ge:
-                assert rs.rd16("rv") == e & 0xFFFF
-        lfsr = rs.rd("s_lfsr") | (rs.rd("s_lfsr", 1) << 8)
+                assert rs.word("rv") == e & 0xFFFF
+        lfsr = rs.word("s_lfsr")
         assert lfsr == s.lfsr

@@ -15,11 +15,12 @@ import pytest
 
 from bench.engine_bench import suite_fens
 from reference_py.board import EMPTY
+from reference_py.config import load_search
 from reference_py.fen import parse_fen
 from reference_py.search import KEY_CAPTURE, Searcher, level_by_name, levels
-from tools.romsearch import RomSearch
+from tools.nes.search import RomSearch
 
-ENTRIES = 192                      # config/search.yaml move_stack_entries
+ENTRIES = load_search().move_stack_entries   # the move stack's size (config/search.yaml)
 PLY = 2                            # a main-search ply with killers
 FENS = suite_fens()[:8]
 CANARY = {"ms_to": 0x3C, "ms_key": 0x5A, "history": 0xA5}   # the byte at offset 0 of each
@@ -34,51 +35,51 @@ def setup_list(rs: RomSearch, fen: str, at_end: bool) -> tuple[Searcher, list[in
     """Load the position, generate its list at PLY (ending at entry 192 or
     starting at entry 20), and return a Master searcher on the same position,
     the ROM's moves and the list's first entry."""
-    eng = rs.eng
+    eng = rs
     pos = parse_fen(fen)
     eng.load(pos)
     n = len(pos.generate())
     first = ENTRIES - n if at_end else 20
-    eng.poke("ms_top", [first])
+    eng.write("ms_top", [first])
     moves = eng.generate()
     assert moves is not None and len(moves) == n
-    eng.poke("eng_ply", [PLY])
-    eng.poke("ply_first", [first, first + n], offset=PLY)
+    eng.write("eng_ply", [PLY])
+    eng.write("ply_first", [first, first + n], offset=PLY)
     for name, v in CANARY.items():
-        eng.poke(name, [v])
+        eng.write(name, [v])
     master = levels().index(level_by_name("Master"))
-    rs.wr("s_level", [master])
+    rs.write("s_level", [master])
     s = Searcher(pos, level_by_name("Master"))
     return s, moves, first
 
 
 def canaries_kept(rs: RomSearch) -> bool:
-    return all(rs.eng.peek(name)[0] == v for name, v in CANARY.items())
+    return all(rs.read(name)[0] == v for name, v in CANARY.items())
 
 
 def put_list(rs: RomSearch, first: int, moves: list[int], keys: list[int]) -> None:
-    rs.eng.poke("ms_from", [m & 0xFF for m in moves], offset=first)
-    rs.eng.poke("ms_to", [m >> 8 for m in moves], offset=first)
-    rs.eng.poke("ms_key", keys, offset=first)
+    rs.write("ms_from", [m & 0xFF for m in moves], offset=first)
+    rs.write("ms_to", [m >> 8 for m in moves], offset=first)
+    rs.write("ms_key", keys, offset=first)
 
 
 @pytest.mark.parametrize("at_end", [False, True], ids=["inside", "at_192"])
 @pytest.mark.parametrize("fen", FENS)
 def test_keys_and_picks_equal_reference(rs, fen, at_end):
     rng = random.Random(fen)
-    eng = rs.eng
+    eng = rs
     s, moves, first = setup_list(rs, fen, at_end)
     n = len(moves)
     quiet = [m for m in moves if s.pos.board[m >> 8] == EMPTY]
     pv = rng.choice(moves + [0])
 
     # generation: the PV move and the captures only
-    rs.wr("pv_move_from", [pv & 0xFF])
-    rs.wr("pv_move_to", [pv >> 8])
+    rs.write("pv_move_from", [pv & 0xFF])
+    rs.write("pv_move_to", [pv >> 8])
     eng.call("score_moves", x=PLY)
     keys = [s._gen_key(m, pv) for m in moves]
-    assert eng.peek("ms_key", n, first) == keys
-    assert rs.rd("pick_best") == first + s._scan(keys, 0)
+    assert eng.read("ms_key", n, first) == keys
+    assert rs.byte("pick_best") == first + s._scan(keys, 0)
     assert canaries_kept(rs)
 
     # the picks of the PV move and the captures (the reference's swaps)
@@ -97,17 +98,17 @@ def test_keys_and_picks_equal_reference(rs, fen, at_end):
         if i == n:
             break
         put_list(rs, first, moves, keys)
-        eng.poke("history", s.hist)
+        eng.write("history", s.hist)
         k1, k2 = s.killers[PLY]
-        rs.wr("s_killers", [k1 & 0xFF, k1 >> 8, k2 & 0xFF, k2 >> 8], 4 * PLY)
+        rs.write("s_killers", [k1 & 0xFF, k1 >> 8, k2 & 0xFF, k2 >> 8], 4 * PLY)
         eng.call("score_quiets", a=mode, y=first + i)
         want = keys[:i] + [s._quiet_key(m, PLY, quiet_order) for m in moves[i:]]
-        assert eng.peek("ms_key", n, first) == want
+        assert eng.read("ms_key", n, first) == want
         best = s._scan(want, i)
-        assert rs.rd("pick_best") == first + best
+        assert rs.byte("pick_best") == first + best
         assert (eng.cpu.mpu.a, eng.cpu.mpu.y) == (want[best], first + i)
-        assert eng.peek("history")[0] == s.hist[0]        # its first entry, not a canary here
-        eng.poke("history", [CANARY["history"]])
+        assert eng.read("history")[0] == s.hist[0]        # its first entry, not a canary here
+        eng.write("history", [CANARY["history"]])
         assert canaries_kept(rs)
 
     # a later pick's scan (the quiet keys of the main search in place)
@@ -117,6 +118,6 @@ def test_keys_and_picks_equal_reference(rs, fen, at_end):
         put_list(rs, first, moves, want)
         eng.call("pick", x=PLY, y=first + i + 1)
         best = s._scan(want, i + 1)
-        assert rs.rd("pick_best") == first + best
+        assert rs.byte("pick_best") == first + best
         assert (eng.cpu.mpu.a, eng.cpu.mpu.y) == (want[best], first + i + 1)
         assert canaries_kept(rs)

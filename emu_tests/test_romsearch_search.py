@@ -11,7 +11,7 @@ histories (draws and perpetual checks) at the two weakest levels.  The full
 matrix (the three stronger levels x all positions, well over an hour under
 py65) runs with ROMSEARCH_FULL=1:
     ROMSEARCH_FULL=1 .venv/bin/python -m pytest emu_tests/test_romsearch_search.py
-The guards of tools/romengine are active in every run (a guard fault fails
+The guards of tools/nes are active in every run (a guard fault fails
 the test)."""
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ import pytest
 
 from emu_tests.make_search_suite import read_suite
 from reference_py.search import levels
-from tools.romsearch import RomSearch, game_position, reference_search
+from reference_py.cli import game_position
+from tools.nes.search import RomSearch, reference_search
 
 SUITE = read_suite()
 LEVELS = [lv.name for lv in levels()]
@@ -161,7 +162,7 @@ def test_romengine_cli_offers_search(capsys):
 
 def test_exchange_pruning_off_builds_a_rom_equal_to_the_reference_off(tmp_path, monkeypatch):
     """pruning.qs_exchange: 0 assembles q_node without the exchange test
-    (QS_EXCHANGE = 0, tools/gen_tables.py): that ROM equals the reference
+    (QS_EXCHANGE = 0, tools/rom/gen_tables.py): that ROM equals the reference
     searching with the knob off, on middlegames where the knob changes the
     result (so the shipped ROM, which equals the reference with it on, is
     not just equal to both)."""
@@ -171,7 +172,7 @@ def test_exchange_pruning_off_builds_a_rom_equal_to_the_reference_off(tmp_path, 
 
     from reference_py.config import load_search
     from reference_py.search import Searcher, level_by_name
-    from tools import build_rom, gen_tables
+    from tools.rom import build as build_rom, gen_tables
     root = Path(__file__).resolve().parents[1]
     cfg = tmp_path / "config"
     shutil.copytree(root / "config", cfg)

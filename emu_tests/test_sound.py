@@ -19,7 +19,9 @@ import pytest
 from py65.devices.mpu6502 import MPU
 from py65.memory import ObservableMemory
 
-from tools.romengine import cycle_table
+from tools.nes.cartridge import Cartridge
+from tools.nes.cpu import cycle_table
+from tools.nes.linkmap import LinkMap
 
 ROOT = Path(__file__).resolve().parents[1]
 SOUND_S = ROOT / "asm" / "system" / "sound.s"
@@ -71,9 +73,9 @@ class Sound:
     """sound.s's routines on a py65 6502 with the writes recorded."""
 
     def __init__(self, rom: Path) -> None:
-        m = json.loads(rom.with_suffix(".map.json").read_text())
-        self.labels = m["labels"]
-        prg = rom.read_bytes()[16:16 + 0x8000]
+        link = LinkMap.load(rom.with_suffix(".map.json"))
+        self.labels = link.symbols()
+        prg = Cartridge.load(rom).cpu_image(link.bank_of("sound_update"))   # sound_update's bank at $8000
         self.prg = prg
         rng = random.Random(1)           # RAM starts as garbage, as on the NES
         ram = [rng.randrange(256) for _ in range(0x0800)]
@@ -98,7 +100,7 @@ class Sound:
         if self.recording:
             self.locals_touched.append(addr)
 
-    def sym(self, name: str) -> int:
+    def addr(self, name: str) -> int:
         return self.labels[name]
 
     def rom_byte(self, addr: int) -> int:
@@ -111,7 +113,7 @@ class Sound:
         (registers saved, stack below the current one)."""
         mpu = self.mpu
         self._push_return()
-        mpu.a, mpu.x, mpu.y, mpu.pc = a, x, y, self.sym(name)
+        mpu.a, mpu.x, mpu.y, mpu.pc = a, x, y, self.addr(name)
         start = mpu.processorCycles
         for k in range(limit):
             if mpu.pc == STOP:
@@ -158,15 +160,15 @@ class Sound:
 
     # --------------------------------------------------- the data in ROM
     def start(self, sfx: int, ch: int) -> int:
-        return self.rom_byte(self.sym("sfx_start") + ch * len(sfx_ids()) + sfx)
+        return self.rom_byte(self.addr("sfx_start") + ch * len(sfx_ids()) + sfx)
 
     def prio(self, sfx: int, ch: int) -> int:
-        return self.rom_byte(self.sym("sfx_start_prio") + ch * len(sfx_ids()) + sfx)
+        return self.rom_byte(self.addr("sfx_start_prio") + ch * len(sfx_ids()) + sfx)
 
     def script(self, offset: int) -> list[int]:
         """The offsets a channel's sfx_pos takes while it plays the script
         at offset: each step and the end byte."""
-        data = self.sym("sfx_data")
+        data = self.addr("sfx_data")
         out = []
         while True:
             out.append(offset)
@@ -176,7 +178,7 @@ class Sound:
             offset += 4 if b & SFX_REG3 else 3
 
     def script_frames(self, offset: int) -> int:
-        data = self.sym("sfx_data")
+        data = self.addr("sfx_data")
         return sum(self.rom_byte(data + o) & 0x7F for o in self.script(offset))
 
 
@@ -206,8 +208,8 @@ def test_header_documents_every_effect():
 
 def test_prg_size_matches_the_header(snd):
     m = re.search(r"PRG: (\d+) bytes of code and (\d+) of data", SOUND_S.read_text())
-    code = snd.sym("sfx_play__out") + 1 - snd.sym("sound_init")
-    data = snd.sym("sfx_data_end") - snd.sym("sfx_start")
+    code = snd.addr("sfx_play__out") + 1 - snd.addr("sound_init")
+    data = snd.addr("sfx_data_end") - snd.addr("sfx_start")
     assert (code, data) == (int(m.group(1)), int(m.group(2)))
 
 
@@ -425,7 +427,7 @@ def test_nmi_inside_sfx_play(rom_path, old, new):
     steps = 0
     probe.mpu.sp = 0xFF
     probe._push_return()
-    probe.mpu.a, probe.mpu.pc = IDS[new], probe.sym("sfx_play")
+    probe.mpu.a, probe.mpu.pc = IDS[new], probe.addr("sfx_play")
     while probe.mpu.pc != STOP:
         probe.mpu.step()
         steps += 1

@@ -16,16 +16,10 @@ import time
 from pathlib import Path
 
 from .board import BLACK, RED, move_iccs
-from .config import ConfigError
-from .fen import FenError, parse_fen
-from .notation import NotationError
+from .cli import UsageError, game_position, parse_suite, run_cli
+from .fen import parse_fen
 from .perft import perft, perft_divide
-from .rules import Game
 from .search import Searcher, level_by_name, levels
-
-
-class UsageError(Exception):
-    pass
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
@@ -38,34 +32,6 @@ def cmd_perft(args: argparse.Namespace) -> int:
         total += n
     print(f"total {total}")
     return 0
-
-
-def parse_suite(path: Path) -> list[tuple[int, str, list[int]]]:
-    """Lines `FEN ; n1 n2 ...`, '#' comments; returns (line number, FEN, counts)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
-    out = []
-    for no, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if ";" not in line:
-            raise UsageError(f"{path}:{no}: expected 'FEN ; n1 n2 ...'")
-        fen, counts = line.split(";", 1)
-        try:
-            nums = [int(x) for x in counts.split()]
-        except ValueError:
-            raise UsageError(f"{path}:{no}: the counts after ';' must be integers") from None
-        if not nums:
-            raise UsageError(f"{path}:{no}: no counts after ';'")
-        try:
-            parse_fen(fen.strip())
-        except FenError as exc:
-            raise UsageError(f"{path}:{no}: bad FEN: {exc}") from None
-        out.append((no, fen.strip(), nums))
-    return out
 
 
 def cmd_perft_suite(args: argparse.Namespace) -> int:
@@ -93,13 +59,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         level = level_by_name(args.level)
     except KeyError:
         raise UsageError(f"unknown level '{args.level}' (levels: {', '.join(l.name for l in levels())})") from None
-    game = Game(args.fen)
-    for i, text in enumerate(args.moves or [], 1):
-        try:
-            game.play_text(text)
-        except NotationError as exc:
-            raise UsageError(f"move {i} of --moves: {exc}") from None
-    result = Searcher(game.pos, level, seed=args.seed).run()
+    result = Searcher(game_position(args.fen, args.moves), level, seed=args.seed).run()
     print(json.dumps(result.as_json()))
     return 0
 
@@ -117,7 +77,7 @@ def default_play_level() -> str:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .play import play
+    from .terminal import play
     if args.level is None:
         # Resolved here, not in build_parser(): a broken config/difficulty.yaml must
         # give the one-line ConfigError of main(), not a traceback from the parser.
@@ -161,16 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    try:
-        return args.func(args)
-    except (FenError, NotationError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except (UsageError, ConfigError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    return run_cli(lambda: args.func(args))
 
 
 if __name__ == "__main__":

@@ -243,7 +243,7 @@ class Pruning:
     switch everything off.  Both engines implement the futility, reverse
     futility and quiescence exchange-pruning knobs (the shipped config turns
     them on); the rest are experiments that only reference_py implements,
-    and the ROM build (tools/gen_tables.py) refuses them."""
+    and the ROM build (tools/rom/gen_tables.py) refuses them."""
     futility_margin1: int = 0     # depth-1 futility: quiet non-checking moves skipped when eval + m <= alpha
     futility_margin2: int = 0     # the same at depth 2 (extended futility)
     rfp_depth: int = 0            # reverse futility: at depth <= this, null-window nodes

@@ -11,7 +11,7 @@ from typing import TextIO
 from .board import move_iccs
 from .fen import START_FEN
 from .notation import format_wxf
-from .play import render
+from .terminal import render
 from .rules import Game
 from .search import Searcher, levels
 

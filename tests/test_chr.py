@@ -1,4 +1,4 @@
-"""Tests for tools/chr.py, the PNG -> NES CHR converter."""
+"""Tests for tools/rom/chr.py, the PNG -> NES CHR converter."""
 
 import random
 import subprocess
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tools import chr as chrtool
+from tools.rom import chr as chrtool
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,7 +24,7 @@ def indexed(w, h, pixels=None):
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "tools.chr", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "tools.rom.chr", *map(str, args)],
                           cwd=ROOT, capture_output=True, text=True)
 
 

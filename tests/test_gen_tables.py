@@ -1,4 +1,4 @@
-"""tools/gen_tables.py: the engine's tables come from the reference, a YAML
+"""tools/rom/gen_tables.py: the engine's tables come from the reference, a YAML
 error stops the build with its file:line and writes nothing."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from reference_py import board as B
 from reference_py.config import ConfigError, load_eval, load_levels, load_search
 from reference_py.evaluate import value_table
 from reference_py.zobrist import ZOBRIST, ZOBRIST_SIDE
-from tools import build_rom, gen_tables
+from tools.rom import build as build_rom, gen_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 

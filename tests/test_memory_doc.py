@@ -1,11 +1,11 @@
-"""docs/MEMORY.md is the RAM map of the current build (tools/memory_map.py),
+"""docs/MEMORY.md is the RAM map of the current build (tools/rom/memory_map.py),
 and the budget fits the NES's 2,048 bytes."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from tools import memory_map
-from tools.romengine import ensure_rom
+from tools.rom import memory_map
+from tools.rom.files import ensure_rom
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_memory_doc_matches_the_build():
     ensure_rom()
     assert (ROOT / "docs" / "MEMORY.md").read_text() == memory_map.render(), \
-        "docs/MEMORY.md is stale: run python -m tools.memory_map --write"
+        "docs/MEMORY.md is stale: run python -m tools.rom.memory_map --write"
 
 
 def test_budget_fits_and_stack_is_64_bytes():

@@ -23,7 +23,7 @@ def test_shipped_config_uses_only_the_knobs_the_rom_implements():
         if f.name not in ROM_KNOBS:
             assert getattr(shipped, f.name) == getattr(off, f.name), f.name
     assert shipped.qs_exchange == 100
-    from tools.gen_tables import ROM_PRUNING
+    from tools.rom.gen_tables import ROM_PRUNING
     assert set(ROM_PRUNING) == set(ROM_KNOBS)      # the knobs the ROM build accepts
 
 

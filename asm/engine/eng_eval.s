@@ -6,7 +6,7 @@
 ;
 ; The knowledge terms (docs/ENGINE.md "Evaluation") are computed only when
 ; the active weight set has any (ev_knowledge).  Every table comes from
-; tools/gen_tables.py (evaluate.build_tables), per weight set.  They come
+; tools/rom/gen_tables.py (evaluate.build_tables), per weight set.  They come
 ; in two groups:
 ;   count-based (dynamic horse/cannon, pawns against attackers, missing
 ;     elephants / advisors): they depend on `counts` alone, which only a
@@ -28,7 +28,7 @@
 ; W(enemy) >= 0, base - W(own) is a lower bound of e: when it reaches T the
 ; answer is yes and W(enemy) is never computed (the search's uses, reverse
 ; futility and quiescence's stand pat, only return beta then).
-; tools/gen_tables.py (_check_eval) refuses a weight set for which this does
+; tools/rom/gen_tables.py (_check_eval) refuses a weight set for which this does
 ; not hold: a negative weakness weight, a W above WEAKNESS_MAX = 255 (W is
 ; summed in one byte with C = 0 throughout, no add carrying), or an
 ; evaluation that could leave +-EVAL_ABS_MAX (so the 16-bit sums here

@@ -2,7 +2,7 @@
 ;
 ; perft counts the leaves of the legal move tree: every pseudo-legal move
 ; is made and kept when eng_is_legal says so, exactly as the reference.
-; The recursion runs on the 6502 (tools/romengine only starts it), with
+; The recursion runs on the 6502 (tools/nes only starts it), with
 ; the loop index of each level on the hardware stack: 2 bytes (the list's
 ; first entry and the index) + 2 for the return address per ply.  The undo
 ; entries (ENG_PLIES) bound the depth: eng_ply + depth <= ENG_PLIES.
@@ -103,7 +103,7 @@
 .endproc
 
 ;;
-; The return address tools/romengine pushes before it starts an entry
+; The return address tools/nes pushes before it starts an entry
 ; point: the routine's final RTS lands here and the host stops the CPU.
 ; Never executed on the NES (an endless loop if it were).
 .proc eng_host_stop

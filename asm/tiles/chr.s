@@ -1,7 +1,7 @@
 ; chr.s: the tile patterns and their upload to the board's 8 KiB CHR-RAM.
 ;
-; The patterns are built from the PNGs in assets/ by tools/chr.py
-; (tools/build_rom.py writes build/*.chr before assembling) and stored in
+; The patterns are built from the PNGs in assets/ by tools/rom/chr.py
+; (tools/rom/build.py writes build/*.chr before assembling) and stored in
 ; PRG bank TILES; reset_handler copies them to the PPU once, with rendering
 ; off, before anything is drawn.
 

@@ -6,7 +6,7 @@
 ;   centre of its metatile, so each piece is one attribute cell with its own
 ;   palette.  The status panel is tile columns 22-29 on the right.
 ; The empty screen comes from board_nametable (generated with the art by
-; tools/make_art.py); pieces and panel text are drawn over it by code.
+; tools/rom/art.py); pieces and panel text are drawn over it by code.
 
 .include "nes.inc"
 .include "global.inc"
@@ -73,7 +73,7 @@ text_level:
   .byte <(NAMETABLE_0 + (LEVEL_MROW * 2) * 32 + PANEL_LEFT_COL)
   .byte 8, " LEVEL  "
 ; The level name under " LEVEL  " comes from lvl_name_text (generated from
-; config/difficulty.yaml by tools/gen_tables.py): see draw_level_name.
+; config/difficulty.yaml by tools/rom/gen_tables.py): see draw_level_name.
 LEVEL_NAME_VRAM = NAMETABLE_0 + (LEVEL_MROW * 2 + 1) * 32 + PANEL_LEFT_COL
 
 text_ptr_lo:

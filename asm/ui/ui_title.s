@@ -1,9 +1,9 @@
 ; ui_title.s: the title screen and its menu.
 ;
 ; The picture (象棋, XIANGQI, the labels) is one RLE-compressed nametable
-; (title_nametable.s, drawn by tools/make_art.py) whose tiles live in the
+; (title_nametable.s, drawn by tools/rom/art.py) whose tiles live in the
 ; sprite pattern table: the title shows its background from $1000
-; (CTRL_BG_1000), where make_art.py also put a copy of the font.  The menu
+; (CTRL_BG_1000), where tools/rom/art.py also put a copy of the font.  The menu
 ; values are drawn over it by code, the item under the cursor in red.
 ;
 ; Menu (ui_menu): 0 players (ui_players 1 = 1P as Red, 2 = 1P as Black,
@@ -50,7 +50,7 @@ LEVEL_VALUE_VRAM = NAMETABLE_0 + (TITLE_MENU_ROW + 2) * 32 + TITLE_VALUE_COL - 1
 
 ;;
 ; Decodes title_rle into nametable $2000 and its attributes (also into
-; attr_shadow).  Rendering must be off.  Format: tools/make_art.py.
+; attr_shadow).  Rendering must be off.  Format: tools/rom/art.py.
 ; Uses local+0..5.  Clobbers A, X, Y.
 .proc title_draw
 src   = local+0          ; 2 bytes

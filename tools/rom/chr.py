@@ -1,7 +1,7 @@
 """PNG -> NES CHR converter (2 bits per pixel, 8x8 tiles, 16 bytes each).
 
 Usage:
-    python -m tools.chr IN.png -o OUT.chr [--palette C0,C1,C2,C3] [--max-tiles N]
+    python -m tools.rom.chr IN.png -o OUT.chr [--palette C0,C1,C2,C3] [--max-tiles N]
 
 Tiles are read left to right, then top to bottom.  Each 8x8 tile becomes
 16 bytes: 8 bytes of bit plane 0 (colour bit 0, one byte per row, leftmost
@@ -24,12 +24,12 @@ to a temporary file that replaces OUT only once it is complete).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from PIL import Image
+
+from tools.atomic import write_atomic
 
 TILE_W = 8
 TILE_H = 8
@@ -164,25 +164,8 @@ def chr_to_image(data: bytes, cols: int = 16) -> Image.Image:
     return img
 
 
-def write_atomic(path, data: bytes) -> None:
-    """Write data to path via a temporary file in the same folder + os.replace."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tools.chr",
+    ap = argparse.ArgumentParser(prog="python -m tools.rom.chr",
                                  description="Convert a PNG tile sheet to NES CHR.")
     ap.add_argument("png", help="input image (indexed PNG, or RGB with --palette)")
     ap.add_argument("-o", "--output", required=True, help="output .chr file")

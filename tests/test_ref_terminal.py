@@ -1,4 +1,4 @@
-"""The terminal game (reference_py.play) driven through scripted input."""
+"""The terminal game (reference_py/terminal.py, `python -m reference_py play`) driven through scripted input."""
 from __future__ import annotations
 
 import io
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-import reference_py.play as play_module
+import reference_py.terminal as terminal
 from reference_py.board import BLACK, RED
 from reference_py.fen import START_FEN
 from reference_py.rules import Game
@@ -15,7 +15,7 @@ from reference_py.search import levels
 
 def session(lines: list[str], side: int = RED, level: str | None = None) -> tuple[int, str]:
     out = io.StringIO()
-    rc = play_module.play(level or levels()[0].name, side, io.StringIO("".join(l + "\n" for l in lines)), out)
+    rc = terminal.play(level or levels()[0].name, side, io.StringIO("".join(l + "\n" for l in lines)), out)
     return rc, out.getvalue()
 
 
@@ -47,7 +47,7 @@ def test_undo_hint_new_help_and_eof():
 
 def test_hint_with_a_single_level(monkeypatch):
     one = (levels()[0],)
-    monkeypatch.setattr(play_module, "levels", lambda: one)
+    monkeypatch.setattr(terminal, "levels", lambda: one)
     rc, text = session(["hint", "quit"])
     assert rc == 0
     assert "Hint: " in text
@@ -56,7 +56,7 @@ def test_hint_with_a_single_level(monkeypatch):
 def test_render_marks_last_move():
     g = Game(START_FEN)
     move = g.play_text("h2e2")
-    board = play_module.render(g, color=False, last=move)
+    board = terminal.render(g, color=False, last=move)
     lines = board.splitlines()
     assert lines[0].split() == list("abcdefghi")
     rank2 = next(l for l in lines if l.startswith(" 2 "))

@@ -1,19 +1,20 @@
 """Drive the whole ROM in cynes the way a player would, for the game tests.
 
-    from emu_tests.nes_harness import Console
+    from tools.nes.console import Console
     con = Console()                              # rom/xiangqi.nes + rom/xiangqi.map.json
-    con.wait_screen(SCREEN_TITLE, 120)
+    con.wait_screen(con.const("UI_SCREEN_TITLE"), 120)
     con.press(A)                                 # "A: PLAY" (1P as Red)
-    con.wait_screen(SCREEN_BOARD, 120)
+    con.wait_screen(con.const("UI_SCREEN_PLAY"), 120)
     con.play_move("h2e2")                        # cursor to h2, A, cursor to e2, A
     con.wait_human_turn()                        # the computer's reply
     pos = con.position()                         # a reference_py Position, validated
 
-RAM is read by name through the `labels` of the JSON map the build writes
-beside the ROM, so tests never hard-code addresses.  The UI contract the game
+RAM is read and written by name (con.byte("ui_screen"), con.read("board",
+154), con.write(...): tools/nes/memory.py's vocabulary) through the JSON map
+the build writes beside the ROM, so tests never hard-code addresses.  The UI contract the game
 tests rely on (names exported by asm/ram.s):
 
-  ui_screen      0 title, 1 board (play), 2 pause menu, 3 game over, 4 attract
+  ui_screen      title, play, pause, over, attract (the build's UI_SCREEN_*)
   ui_busy        nonzero while the computer thinks
   cursor_file    0-8 (a-i), cursor_rank 0-9 (0 = Red's back rank)
   ui_sel, ui_players, ui_level, ui_result, ui_winner
@@ -25,17 +26,13 @@ tests rely on (names exported by asm/ram.s):
 Every step checks `has_crashed` and raises `EmulatorCrashed`; every wait is
 bounded and raises `WaitTimeout` naming the frame and the screen.
 
-Reference screenshots: `compare_screenshot(img, "emu_tests/screenshots/x.png")`
-compares against a checked-in PNG; run the tests with UPDATE_SCREENSHOTS=1 to
-(re)write the references from what the ROM draws now, then review the images
-before committing them.
+Screenshots of the console (`screen()`) are compared with the checked-in
+references by emu_tests/screenshot_diff.py.
 """
 from __future__ import annotations
 
-import json
-import os
+import functools
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -43,29 +40,38 @@ from typing import Callable
 import numpy as np
 from PIL import Image
 
+from cynes import (
+    NES, NES_INPUT_A, NES_INPUT_B, NES_INPUT_DOWN, NES_INPUT_LEFT, NES_INPUT_RIGHT, NES_INPUT_SELECT,
+    NES_INPUT_START, NES_INPUT_UP,
+)
+
 from reference_py.board import (
     BLACK, BLACK_TAG, BOARD_SIZE, EMPTY, FEN_LETTERS, OFFBOARD, PLAYABLE, RED, RED_TAG, SLOT_MASK,
     file_of, rank_of, square,
 )
 from reference_py.fen import FenError, parse_fen
 from reference_py.position import KIND_RANGES, Position
+from tools.nes.cartridge import Cartridge
+from tools.nes.linkmap import LinkMap
+from tools.nes.memory import NamedMemory
+from tools.rom.files import ROM
 
-ROOT = Path(__file__).resolve().parents[1]
-ROM = ROOT / "rom" / "xiangqi.nes"
 # The kind of each slot side*16+slot: every kind has fixed slots (position.py
 # KIND_SLOTS), so the ROM keeps no kinds in RAM (its code_kind table in PRG).
 SLOT_KIND = [kind for _side in range(2) for kind, slots in KIND_RANGES for _ in slots]
 
-# Controller bits (cynes.NES.controller, pad 1).
-A, B, SELECT, START = 0x80, 0x40, 0x20, 0x10
-UP, DOWN, LEFT, RIGHT = 0x08, 0x04, 0x02, 0x01
+# Controller bits (cynes.NES.controller, pad 1; pad 2 is the high byte).
+A, B, SELECT, START = NES_INPUT_A, NES_INPUT_B, NES_INPUT_SELECT, NES_INPUT_START
+UP, DOWN, LEFT, RIGHT = NES_INPUT_UP, NES_INPUT_DOWN, NES_INPUT_LEFT, NES_INPUT_RIGHT
 BUTTON_NAMES = {A: "A", B: "B", SELECT: "Select", START: "Start",
                 UP: "Up", DOWN: "Down", LEFT: "Left", RIGHT: "Right"}
 
-# ui_screen values (the UI contract above).
-SCREEN_TITLE, SCREEN_BOARD, SCREEN_PAUSE, SCREEN_GAME_OVER, SCREEN_ATTRACT = range(5)
-SCREEN_NAMES = {SCREEN_TITLE: "title", SCREEN_BOARD: "board", SCREEN_PAUSE: "pause menu",
-                SCREEN_GAME_OVER: "game over", SCREEN_ATTRACT: "attract"}
+
+def screen_names(link: LinkMap) -> dict[int, str]:
+    """ui_screen's values and their names, from the build's UI_SCREEN_*
+    exports (asm/global.inc): {0: "title", 1: "play", ...}."""
+    prefix = "UI_SCREEN_"
+    return {v: k[len(prefix):].lower() for k, v in link.exports.items() if k.startswith(prefix)}
 
 
 class EmulatorCrashed(RuntimeError):
@@ -84,14 +90,6 @@ def buttons_text(buttons: int) -> str:
     return "+".join(name for bit, name in BUTTON_NAMES.items() if buttons & bit) or "none"
 
 
-def load_labels(map_path: Path) -> dict[str, int]:
-    """name -> address from the build's JSON map (empty if there is no map)."""
-    try:
-        return {k: int(v) for k, v in json.loads(map_path.read_text())["labels"].items()}
-    except FileNotFoundError:
-        return {}
-
-
 @dataclass
 class Snapshot:
     """A saved emulator state plus the harness' own bookkeeping."""
@@ -100,60 +98,45 @@ class Snapshot:
     framebuffer: np.ndarray | None
 
 
-class Console:
-    """cynes.NES with the ROM's labels, bounded waits and crash checks."""
+class Console(NamedMemory):
+    """cynes.NES with the ROM's names (tools/nes/memory.py's vocabulary),
+    bounded waits and crash checks."""
 
     def __init__(self, rom: str | Path = ROM, map_path: str | Path | None = None) -> None:
-        from cynes import NES          # imported here so that importing the module never needs cynes
         self.rom = Path(rom)
         self.map_path = Path(map_path) if map_path else self.rom.with_suffix(".map.json")
-        self.labels = load_labels(self.map_path)
+        self.link = LinkMap.load(self.map_path, missing_ok=True)
+        self.symbols = self.link.symbols()
+        self.screen_names = screen_names(self.link)
         self.nes = NES(str(self.rom))
         self.frames = 0                # frames run since power-on (kept across save/load)
         self.framebuffer: np.ndarray | None = None
         self._axis = {UP: 1, RIGHT: 1}  # rank/file change per Up/Right press (learned if flipped)
 
-    # ---- RAM ----------------------------------------------------------
-    def has(self, name: str) -> bool:
-        return name in self.labels
+    # ---- memory (writes are for setting up tests: the ROM does not know) ----
+    @functools.cached_property
+    def cart(self) -> Cartridge:
+        """The cartridge model: ROM read by name is read by (bank, address)."""
+        return Cartridge.load(self.rom)
 
-    def addr(self, name: str | int) -> int:
-        if isinstance(name, int):
-            return name
-        try:
-            return self.labels[name]
-        except KeyError:
-            raise KeyError(f"label '{name}' is not in {self.map_path} (not exported by asm/ram.s yet?)") from None
+    def _load(self, addr: int, n: int) -> list[int]:
+        return [self.nes[addr + i] for i in range(n)]
 
-    def ram(self, name: str | int, n: int = 1) -> int | list[int]:
-        """One byte (n == 1) or a list of n bytes at a label or address."""
-        a = self.addr(name)
-        if n == 1:
-            return self.nes[a]
-        return [self.nes[a + i] for i in range(n)]
-
-    def ram16(self, name: str | int) -> int:
-        """A little-endian 16-bit value."""
-        lo, hi = self.ram(name, 2)
-        return lo | hi << 8
-
-    def poke(self, name: str | int, values: int | list[int]) -> None:
-        """Write RAM (for setting up tests; the ROM does not know it happened)."""
-        a = self.addr(name)
-        for i, v in enumerate([values] if isinstance(values, int) else values):
-            self.nes[a + i] = v
+    def _store(self, addr: int, values: list[int]) -> None:
+        for i, v in enumerate(values):
+            self.nes[addr + i] = v
 
     def screen_id(self) -> int | None:
         """ui_screen, or None while the ROM does not export it."""
-        return self.nes[self.labels["ui_screen"]] if "ui_screen" in self.labels else None
+        return self.byte("ui_screen") if self.has("ui_screen") else None
 
     def busy(self) -> bool:
-        return bool(self.has("ui_busy") and self.ram("ui_busy"))
+        return bool(self.has("ui_busy") and self.byte("ui_busy"))
 
     def where(self) -> str:
         """A short description of the state, for error messages."""
         s = self.screen_id()
-        screen = "ui_screen not exported" if s is None else f"ui_screen={s} ({SCREEN_NAMES.get(s, '?')})"
+        screen = "ui_screen not exported" if s is None else f"ui_screen={s} ({self.screen_names.get(s, '?')})"
         return f"frame {self.frames}, {screen}" + (", computer thinking" if self.busy() else "")
 
     # ---- time and input -------------------------------------------------
@@ -210,20 +193,22 @@ class Console:
 
     def wait_screen(self, screen: int, max_frames: int = 600) -> int:
         return self.wait_until(lambda c: c.screen_id() == screen, max_frames,
-                               f"ui_screen == {screen} ({SCREEN_NAMES.get(screen, '?')})")
+                               f"ui_screen == {screen} ({self.screen_names.get(screen, '?')})")
 
     def wait_idle(self, max_frames: int = 60 * 120) -> int:
         """Wait while the computer thinks (ui_busy nonzero)."""
         return self.wait_until(lambda c: not c.busy(), max_frames, "ui_busy == 0")
 
     def human_to_move(self) -> bool:
-        """Idle and the side to move is a human's (ui_players bit 0 Red, bit 1
-        Black); just idle if the ROM does not export ui_players."""
+        """Idle and the side to move is a human's (ui_players holds the build's
+        UI_HUMAN_RED / UI_HUMAN_BLACK bits); just idle if the ROM does not
+        export ui_players."""
         if self.busy():
             return False
         if not self.has("ui_players"):
             return True
-        return bool(self.ram("ui_players") >> (self.ram("eng_side") & 1) & 1)
+        human = self.const("UI_HUMAN_BLACK" if self.byte("eng_side") & 1 else "UI_HUMAN_RED")
+        return bool(self.byte("ui_players") & human)
 
     def wait_human_turn(self, max_frames: int = 60 * 120) -> int:
         """Wait for the computer's reply (if any): until a human is to move."""
@@ -251,13 +236,13 @@ class Console:
     # ---- the board -------------------------------------------------------
     def board_loaded(self) -> bool:
         """False while `board` is still all zeros (nothing loaded since power-on)."""
-        return any(self.ram("board", BOARD_SIZE))
+        return any(self.read("board", BOARD_SIZE))
 
     def board_pieces(self) -> dict[int, tuple[int, int]]:
         """{padded square: (side, kind)} from `board` (the kind of a code's slot:
         SLOT_KIND), checking the encoding: sentinels off the board, each code a
         known slot, each slot on one square only.  Raises BoardStateError."""
-        board = self.ram("board", BOARD_SIZE)
+        board = self.read("board", BOARD_SIZE)
         playable = set(PLAYABLE)
         errors = [f"off-board byte {sq} is ${board[sq]:02X}, expected ${OFFBOARD:02X}"
                   for sq in range(BOARD_SIZE) if sq not in playable and board[sq] != OFFBOARD]
@@ -295,9 +280,9 @@ class Console:
                 row += (str(empty) if empty else "") + (FEN_LETTERS[p[1]].upper() if p[0] == RED else FEN_LETTERS[p[1]])
                 empty = 0
             rows.append(row + (str(empty) if empty else ""))
-        side = "b" if self.ram("eng_side") & 1 else "w"
-        move_no = self.ram16("game_ply") // 2 + 1 if self.has("game_ply") else 1
-        return f"{'/'.join(rows)} {side} - - {self.ram('eng_clock')} {move_no}"
+        side = "b" if self.byte("eng_side") & 1 else "w"
+        move_no = self.word("game_ply") // 2 + 1 if self.has("game_ply") else 1
+        return f"{'/'.join(rows)} {side} - - {self.byte('eng_clock')} {move_no}"
 
     def position(self) -> Position:
         """The position in RAM as a reference_py Position, validated by the
@@ -312,7 +297,7 @@ class Console:
 
     # ---- playing ---------------------------------------------------------
     def cursor(self) -> tuple[int, int]:
-        return self.ram("cursor_file"), self.ram("cursor_rank")
+        return self.byte("cursor_file"), self.byte("cursor_rank")
 
     def move_cursor_to(self, file: int, rank: int, max_frames: int = 600, max_stall: int = 120) -> None:
         """Press the D-pad until the cursor is on (file, rank).  Presses the
@@ -367,86 +352,22 @@ class Console:
             raise ValueError(f"'{iccs}' is not an ICCS move like h2e2")
         ff, fr, tf, tr = "abcdefghi".index(m[1]), int(m[2]), "abcdefghi".index(m[3]), int(m[4])
         self.wait_human_turn()
-        before = self.ram16("game_ply") if self.has("game_ply") else self.ram("eng_side")
+        before = self.word("game_ply") if self.has("game_ply") else self.byte("eng_side")
         self.move_cursor_to(ff, fr)
         if self.has("ui_sel"):
-            self.press_until(A, lambda c: c.ram("ui_sel") == square(ff, fr), 60,
+            self.press_until(A, lambda c: c.byte("ui_sel") == square(ff, fr), 60,
                              f"A on {m[1]}{m[2]} (pick up for {iccs})")
         else:
             self.press(A)
         self.move_cursor_to(tf, tr)
         self.press(A)
         if wait:
-            now = (lambda c: c.ram16("game_ply")) if self.has("game_ply") else (lambda c: c.ram("eng_side"))
+            now = (lambda c: c.word("game_ply")) if self.has("game_ply") else (lambda c: c.byte("eng_side"))
             self.wait_until(lambda c: now(c) != before, max_frames, f"move {iccs} accepted")
             self.wait_frames(settle)
 
 
-# ---- screenshots ---------------------------------------------------------------
-@dataclass(frozen=True)
-class ScreenshotDiff:
-    mean: float          # mean absolute difference per channel (0-255)
-    fraction: float      # fraction of pixels that differ in any channel
-    actual: Path | None  # where the actual image was saved (on failure)
-
-
-def _save_png(img: Image.Image, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    os.close(fd)
-    try:
-        img.save(tmp, format="PNG", optimize=True)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def compare_screenshot(img: Image.Image, reference_png: str | Path, max_mean: float = 1.0,
-                       max_fraction: float = 0.002, out_dir: str | Path | None = None) -> ScreenshotDiff:
-    """Compare `img` with a checked-in reference PNG.
-
-    Passes when the mean absolute difference per channel is at most `max_mean`
-    and at most `max_fraction` of the pixels differ at all.  On failure the
-    actual image and a difference mask are saved to `out_dir` (default
-    $SCREENSHOT_OUT or <tmp>/xiangqi-screenshots) and the AssertionError says
-    where.  With UPDATE_SCREENSHOTS=1 the reference is (re)written instead.
-    """
-    ref_path = Path(reference_png)
-    actual = np.asarray(img.convert("RGB"), dtype=np.int16)
-    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
-        _save_png(img.convert("RGB"), ref_path)
-        return ScreenshotDiff(0.0, 0.0, None)
-    out = Path(out_dir or os.environ.get("SCREENSHOT_OUT") or Path(tempfile.gettempdir()) / "xiangqi-screenshots")
-    saved = out / f"{ref_path.stem}.actual.png"
-    hint = f"(if the change is intended: UPDATE_SCREENSHOTS=1 .venv/bin/python -m pytest emu_tests, then review {ref_path})"
-    if not ref_path.exists():
-        _save_png(img.convert("RGB"), saved)
-        raise AssertionError(f"no reference screenshot {ref_path}; the actual image is at {saved} {hint}")
-    with Image.open(ref_path) as ref_img:
-        ref = np.asarray(ref_img.convert("RGB"), dtype=np.int16)
-    if ref.shape != actual.shape:
-        _save_png(img.convert("RGB"), saved)
-        raise AssertionError(f"{ref_path}: size {ref.shape[1]}x{ref.shape[0]}, actual "
-                             f"{actual.shape[1]}x{actual.shape[0]} saved at {saved} {hint}")
-    diff = np.abs(actual - ref)
-    mean = float(diff.mean())
-    differing = diff.max(axis=2) > 0
-    fraction = float(differing.mean())
-    if mean <= max_mean and fraction <= max_fraction:
-        return ScreenshotDiff(mean, fraction, None)
-    _save_png(img.convert("RGB"), saved)
-    mask = out / f"{ref_path.stem}.diff.png"
-    _save_png(Image.fromarray(np.where(differing, 255, 0).astype(np.uint8), "L"), mask)
-    raise AssertionError(f"{ref_path}: mean difference {mean:.3f} (max {max_mean}), {fraction:.4%} of pixels "
-                         f"differ (max {max_fraction:.4%}); actual saved at {saved}, difference mask at "
-                         f"{mask} {hint}")
-
-
 __all__ = ["Console", "Snapshot", "EmulatorCrashed", "WaitTimeout", "BoardStateError",
-           "compare_screenshot", "ScreenshotDiff", "load_labels", "buttons_text",
+           "buttons_text",
            "A", "B", "SELECT", "START", "UP", "DOWN", "LEFT", "RIGHT",
-           "SCREEN_TITLE", "SCREEN_BOARD", "SCREEN_PAUSE", "SCREEN_GAME_OVER", "SCREEN_ATTRACT"]
+           "screen_names"]

@@ -1,11 +1,11 @@
-"""The ROM's game layer (asm/game_rules.s) on py65, for differential tests.
+"""The ROM's game layer (asm/game/game_rules.s) on py65, for differential tests.
 
 game_rules.s wraps the engine with what a game needs: the legal moves of the
 side to move, playing a move for good with a take-back record, the
 repetition ring and the game's outcome (reference_py/rules.py, Game).  This
-driver runs those routines with tools.romengine's guards; the game's own
-variables live in the UI_PAGE1 segment, which is made writable here in
-addition to the engine's RAM.
+driver runs those routines under the guards of tools/nes/guards.py; the
+game's own variables live in the UI_PAGE1 segment, which is made writable
+here in addition to the engine's RAM.
 """
 from __future__ import annotations
 
@@ -13,21 +13,22 @@ import random
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from reference_py.position import Position  # noqa: E402
 from reference_py.rules import GAME_WINDOW  # noqa: E402
-from tools.romengine import MAP, ROM, RomEngine  # noqa: E402
+from tools.nes.engine import RomEngine  # noqa: E402
+from tools.rom.files import MAP, ROM  # noqa: E402
 
-# game_outcome's A, as in asm/global.inc
-OUTCOME_NAMES = {0: None, 1: "checkmate", 2: "stalemate", 3: "perpetual", 4: "repetition", 5: "60 moves"}
-NO_WINNER = 2
+# game_outcome's results (A), by the name the build exports them under
+OUTCOMES = {"GAME_ONGOING": None, "GAME_CHECKMATE": "checkmate", "GAME_STALEMATE": "stalemate",
+            "GAME_PERPETUAL": "perpetual", "GAME_REPETITION": "repetition", "GAME_DRAW_60": "60 moves"}
 
 
 def reference_outcome(outcome) -> tuple[str | None, int | None]:
-    """A reference Outcome as (OUTCOME_NAMES value, winner) for comparison."""
+    """A reference Outcome as (OUTCOMES value, winner) for comparison."""
     if outcome is None:
         return None, None
     r = outcome.reason
@@ -43,12 +44,14 @@ class RomGame(RomEngine):
 
     def __init__(self, rom: Path = ROM, map_path: Path = MAP, seed: int = 1, build: bool = True) -> None:
         super().__init__(rom, map_path, seed, build)
-        seg = self.map["segments"]["UI_PAGE1"]
+        lo, hi = self.link.segment("UI_PAGE1")
         rng = random.Random(seed)
-        for a in range(seg["start"], seg["start"] + seg["size"]):
+        for a in range(lo, hi):
             self.cpu.writable[a] = 1
             self.mem[a] = rng.randrange(256)
         self.cycles: dict[str, int] = {}
+        self.outcome_names = {self.const(k): name for k, name in OUTCOMES.items()}
+        self.no_winner = self.const("GAME_NO_WINNER")
 
     def _call(self, name: str, **kw) -> int:
         c = self.call(name, **kw)
@@ -63,13 +66,13 @@ class RomGame(RomEngine):
         """The state game_new leaves, but from any position (tests only):
         an empty record and a ring holding only this position."""
         self.load(pos)
-        self.poke("game_rep_top", [0])
-        self.poke("game_undo_n", [0])
-        self.poke("game_undo_head", [0])
-        self.poke("game_ply", [0, 0])
-        self.poke("rep_key_lo", [pos.key & 0xFF])
-        self.poke("rep_key_hi", [pos.key >> 8])
-        self.poke("rep_check", [1 if pos.in_check(pos.side) else 0] + [0] * 7)
+        self.write("game_rep_top", [0])
+        self.write("game_undo_n", [0])
+        self.write("game_undo_head", [0])
+        self.write("game_ply", [0, 0])
+        self.write("rep_key_lo", [pos.key & 0xFF])
+        self.write("rep_key_hi", [pos.key >> 8])
+        self.write("rep_check", [1 if pos.in_check(pos.side) else 0] + [0] * 7)
 
     def legal(self) -> list[int]:
         self._call("game_gen_legal")
@@ -92,8 +95,8 @@ class RomGame(RomEngine):
     def outcome(self) -> tuple[str | None, int | None]:
         self._call("game_outcome")
         a, x = self.cpu.mpu.a, self.cpu.mpu.x
-        name = OUTCOME_NAMES[a]
-        return name, (None if name is None or x == NO_WINNER else x)
+        name = self.outcome_names[a]
+        return name, (None if name is None or x == self.no_winner else x)
 
     def think(self, level: int) -> int:
         self._call("game_think", a=level)
@@ -102,7 +105,7 @@ class RomGame(RomEngine):
     def ring(self) -> tuple[list[int], list[bool]]:
         """The repetition ring: keys and check flags, oldest first."""
         n = self.byte("game_rep_top") + 1
-        lo, hi = self.peek("rep_key_lo", n), self.peek("rep_key_hi", n)
-        bits = self.peek("rep_check", (GAME_WINDOW + 7) // 8)
+        lo, hi = self.read("rep_key_lo", n), self.read("rep_key_hi", n)
+        bits = self.read("rep_check", (GAME_WINDOW + 7) // 8)
         return ([l | (h << 8) for l, h in zip(lo, hi)],
                 [bool(bits[i >> 3] >> (i & 7) & 1) for i in range(n)])

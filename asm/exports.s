@@ -1,0 +1,18 @@
+; exports.s: constants of global.inc that the host's tools and tests read
+; from the build (the linker map's "exports"), so no Python file copies
+; them.  No code and no data: the ROM's bytes do not depend on this file.
+;
+;   ENGINE_STACK_FLOOR   tools/nes: the py65 driver faults a push below it
+;   GAME_*               tools/nes/game.py: game_outcome's results
+;   UI_SCREEN_*, UI_THINK_*, UI_HUMAN_*, UI_RESULT_RESIGN
+;                        tools/nes/console.py, tools/nes/player.py and the
+;                        cynes game tests: the UI's state in RAM
+
+.include "global.inc"
+
+.export ENGINE_STACK_FLOOR
+.export GAME_ONGOING, GAME_CHECKMATE, GAME_STALEMATE, GAME_PERPETUAL, GAME_REPETITION
+.export GAME_DRAW_60, GAME_NO_WINNER
+.export UI_SCREEN_TITLE, UI_SCREEN_PLAY, UI_SCREEN_PAUSE, UI_SCREEN_OVER, UI_SCREEN_ATTRACT
+.export UI_THINK_NONE, UI_THINK_MOVE, UI_THINK_HINT
+.export UI_HUMAN_RED, UI_HUMAN_BLACK, UI_RESULT_RESIGN

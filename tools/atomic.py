@@ -1,0 +1,43 @@
+"""Write a file whole or not at all.
+
+Every file the host tools write (CHR, generated tables, screenshots, the
+demo GIF) goes through a temporary file in the same directory, renamed into
+place only when complete, so an error or an interrupt never leaves a
+partial file behind.  (tools/asm has its own copy: the assembler stands
+alone.)
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import BinaryIO, Callable
+
+from PIL import Image
+
+
+def write_atomic(path: str | Path, data: bytes | Callable[[BinaryIO], None]) -> None:
+    """Write `data` (bytes, or a function writing to a binary file) to path
+    through a temporary file and a rename.  The file gets the usual mode
+    (0666 less the umask), not mkstemp's 0600."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if callable(data):
+                data(f)
+            else:
+                f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_png(image: Image.Image, path: str | Path) -> None:
+    """An image as an optimized PNG, atomically."""
+    write_atomic(path, lambda f: image.save(f, format="PNG", optimize=True))

@@ -1,0 +1,132 @@
+"""The ROM's 6502 evaluation and search (asm/engine/eng_eval.s,
+eng_search.s) on the py65 driver, for differential tests and benchmarks.
+
+RomSearch runs eng_eval, eng_eval_ge, search_eval and eng_search through a
+RomEngine (the guarded Cpu: undocumented opcodes, out-of-map reads and
+writes, jumps into RAM, the stack floor and a cycle limit per call).  How a
+search is started (eng_search's header in asm/engine/eng_search.s is the
+contract):
+
+  1. eng_load the position (any slot order: eng_search rebuilds it);
+  2. the repetition history: the keys and in-check flags of the game's last
+     GAME_WINDOW positions (reference Position.keys / checks, the current
+     position last) into rep_key_lo / rep_key_hi / rep_check (bit i & 7 of
+     byte i >> 3), and the index of the current position into s_rep_top;
+  3. the seed into s_lfsr, then eng_search with A = the level's index.
+Results: s_res_from / s_res_to (PV, s_res_pvlen moves; 0 = no legal move),
+s_res_score, s_res_depth, s_nodes.  The command line (`python -m
+tools.romsearch search / eval`) is tools/nes/cli.py.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from reference_py.board import move_iccs  # noqa: E402
+from reference_py.config import load_eval  # noqa: E402
+from reference_py.position import Position  # noqa: E402
+from reference_py.rules import GAME_WINDOW  # noqa: E402
+from reference_py.search import LFSR_DEFAULT, MATE, level_by_name, levels  # noqa: E402
+from tools.nes.engine import RomEngine  # noqa: E402
+from tools.nes.timing import NES_HZ  # noqa: E402
+from tools.rom.files import MAP, ROM  # noqa: E402
+
+SEARCH_LIMIT = 400_000_000      # cycles per eng_search call (about 220 s of NES time)
+
+
+def _s16(v: int) -> int:
+    return v - 0x10000 if v & 0x8000 else v
+
+
+class RomSearch(RomEngine):
+    """The ROM's eval and search on a py65 6502 (one instance, many searches)."""
+
+    def __init__(self, rom: Path = ROM, map_path: Path = MAP, build: bool = True) -> None:
+        super().__init__(rom, map_path, build=build)
+        self.sets = list(load_eval().sets)
+
+    # ---------------------------------------------------------- eval
+    def eval(self, pos: Position, set_name: str) -> tuple[int, int]:
+        """eng_eval of pos with weight set `set_name`: (score, cycles).
+        pos is loaded with eng_load (canonical slots)."""
+        self.load(pos, self.sets.index(set_name))
+        cycles = self.call("eng_eval")
+        m = self.cpu.mpu
+        return _s16(m.a | (m.x << 8)), cycles
+
+    def eval_ge(self, pos: Position, set_name: str, threshold: int, load: bool = True) -> tuple[bool, int | None, int]:
+        """eng_eval_ge of pos with T = threshold: (e >= T, e when below T else
+        None, cycles).  Checks that T (eval_t) and rv are kept."""
+        if load:
+            self.load(pos, self.sets.index(set_name))
+        t = threshold & 0xFFFF
+        self.write("eval_t", [t & 0xFF, t >> 8])
+        self.write("rv", [0x5A, 0xA5])
+        cycles = self.call("eng_eval_ge")
+        assert (self.word("eval_t"), self.word("rv")) == (t, 0xA55A), "eng_eval_ge changed eval_t or rv"
+        m = self.cpu.mpu
+        if m.p & 1:
+            return False, _s16(m.a | (m.x << 8)), cycles
+        return True, None, cycles
+
+    def noisy_evals(self, pos: Position, level_index: int, seed: int, count: int) -> list[int]:
+        """`count` calls of search_eval (eval + LFSR noise) in a row."""
+        lv = levels()[level_index]
+        self.load(pos, self.sets.index(lv.eval))
+        self.write("s_level", [level_index])
+        seed &= 0xFFFF
+        seed = seed or LFSR_DEFAULT
+        self.write("s_lfsr", [seed & 0xFF, seed >> 8])
+        out = []
+        for _ in range(count):
+            self.call("search_eval")
+            out.append(_s16(self.word("rv")))
+        return out
+
+    # ---------------------------------------------------------- search
+    def load_history(self, pos: Position) -> None:
+        keys = pos.keys[-GAME_WINDOW:] or [pos.key]
+        checks = pos.checks[-GAME_WINDOW:] or [pos.in_check(pos.side)]
+        self.write("rep_key_lo", [k & 0xFF for k in keys])
+        self.write("rep_key_hi", [k >> 8 for k in keys])
+        bits = [0] * ((len(keys) + 7) // 8)
+        for i, c in enumerate(checks):
+            if c:
+                bits[i >> 3] |= 1 << (i & 7)
+        self.write("rep_check", bits)
+        self.write("s_rep_top", [len(keys) - 1])
+
+    def search(self, pos: Position, level: str, seed: int = 0, limit: int = SEARCH_LIMIT) -> dict:
+        """eng_search of pos (its keys/checks are the game history).  Returns
+        the reference's JSON fields plus cycles, seconds (NES time), wall
+        (host time) and bank_switches (the 6502's bank register writes)."""
+        lv = level_by_name(level)
+        index = [l.name for l in levels()].index(lv.name)
+        self.load(pos, self.sets.index(lv.eval))
+        self.load_history(pos)
+        seed &= 0xFFFF
+        self.write("s_lfsr", [seed & 0xFF, seed >> 8])
+        t = time.perf_counter()
+        switches = self.cpu.bank_switches
+        cycles = self.call("eng_search", a=index, limit=limit)
+        wall = time.perf_counter() - t
+        n = self.byte("s_res_pvlen")
+        pv = [self.byte("s_res_from", i) | (self.byte("s_res_to", i) << 8) for i in range(n)]
+        if n:
+            score = _s16(self.word("s_res_score"))
+            move = move_iccs(pv[0])
+        else:
+            score, move = -MATE, None
+        return {"move": move, "score": score, "nodes": self.word("s_nodes"), "depth": self.byte("s_res_depth"),
+                "pv": [move_iccs(m) for m in pv], "cycles": cycles, "seconds": round(cycles / NES_HZ, 3),
+                "wall": round(wall, 3), "bank_switches": self.cpu.bank_switches - switches}
+
+
+def reference_search(pos: Position, level: str, seed: int = 0) -> dict:
+    from reference_py.search import Searcher
+    return Searcher(pos.copy(), level_by_name(level), seed=seed).run().as_json()

@@ -1,0 +1,58 @@
+"""Where the cartridge's inputs and outputs live, and whether it is stale.
+
+    python -m tools.rom.files        # the ROM's inputs, one line, for the Makefile
+
+The one list of the files rom/xiangqi.nes is built from: the Makefile's
+ROM_DEP asks for it, and RomEngine and the emulator tests rebuild the ROM
+when one of them is newer than the ROM or its map.  Standard library only:
+the Makefile runs it before the virtual environment exists.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ROM = ROOT / "rom" / "xiangqi.nes"
+MAP = ROOT / "rom" / "xiangqi.map.json"
+
+# Glob patterns relative to ROOT: the sources, the art, the tuners' YAML, the
+# reference the tables come from, and the builder's own code.
+ROM_INPUTS = (
+    "asm/**/*.s", "asm/**/*.inc", "asm/*.cfg",
+    "assets/*.png",
+    "config/*.yaml",
+    "reference_py/*.py",
+    "tools/asm/*.py",
+    "tools/build_rom.py", "tools/atomic.py",
+    "tools/rom/build.py", "tools/rom/chr.py", "tools/rom/gen_tables.py", "tools/rom/files.py",
+)
+
+
+def input_files() -> list[Path]:
+    """Every file the ROM is built from, sorted."""
+    return sorted({p for pat in ROM_INPUTS for p in ROOT.glob(pat) if p.is_file()})
+
+
+def is_stale(rom: Path = ROM, map_path: Path = MAP) -> bool:
+    """True if the ROM or its map is missing or older than one of its inputs."""
+    if not rom.exists() or not map_path.exists():
+        return True
+    built = min(rom.stat().st_mtime, map_path.stat().st_mtime)
+    return any(p.stat().st_mtime > built for p in input_files())
+
+
+def ensure_rom() -> None:
+    """Build rom/xiangqi.nes (and its map) with our assembler if stale."""
+    if is_stale():
+        from tools.rom import build
+        build.build("ours", ROM)
+
+
+def main() -> int:
+    print(" ".join(str(p.relative_to(ROOT)) for p in input_files()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
