@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from bench.engine_bench import suite_fens
 from bench.rom_profile import BRANCH_OPS, Profile
-from tools.romsearch import RomSearch
+from tools.nes.search import RomSearch
 
 
 def test_counted_branches_cross_a_page():
     rs = RomSearch()
-    prof = Profile(rs.eng.labels)
+    prof = Profile(rs.link.labels)
     for fen in suite_fens()[:2]:
         prof.search(rs, fen, "Easy")
     assert prof.page_cross, "an Easy search takes some branch to another page"
