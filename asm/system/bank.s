@@ -37,7 +37,7 @@
 ; through untouched (a target may take its input there).
 ; Stack: 9 bytes at most inside far_call; the target runs 3 bytes deeper than
 ;   after a JSR (the continuation address and the caller's bank).
-; Cycles: 178 (on the way in and out together, the target's own apart).
+; Cycles: 277 (on the way in and out together, the target's own apart).
 .proc far_call
   ; stack from S+1: return-1 (lo, hi) of the caller's JSR
   php                   ; save the caller's registers: P, A, X, Y
