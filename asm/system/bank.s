@@ -12,10 +12,10 @@
 ;     code and data (the spinner, the sound effects, the VRAM queue copy) are
 ;     in the fixed bank and RAM, so it runs correctly whatever bank the main
 ;     loop has mapped, even in the middle of a switch.
-;   * The main loop's home is the UI bank (BANK_UI): reset maps it and jumps
-;     to main.  Code in a switchable bank reaches another bank only through
-;     far_call, which maps the target's bank and maps the caller's bank back
-;     when the target returns.  A whole search (game_think) is one far call
+;   * The main loop's home is the UI bank (the bank of main): reset maps it
+;     and jumps to main.  Code in a switchable bank reaches another bank only
+;     through far_call, which maps the target's bank and maps the caller's
+;     bank back when the target returns.  A whole search (game_think) is one far call
 ;     into the engine's bank: the search itself never switches.
 
 .include "global.inc"
