@@ -62,6 +62,7 @@ cursor_file:     .res 1    ; 0-8 = a-i
 cursor_rank:     .res 1    ; 0-9, 0 = Red's back rank
 think_frames:    .res 1    ; NMI: frames of the current second while ui_busy
 think_secs:      .res 1    ; NMI: seconds thought, packed BCD (99 at most)
+far_ptr:         .res 2    ; far_call: the caller's inline bytes (bank.s)
 
 ; ======================= ENGINE (zero page) ===============================
 ; The position (docs/ENGINE_ROM.md): the fields of reference_py/position.py
@@ -118,6 +119,8 @@ perft_ovf:       .res 1    ; perft: nonzero when a move list did not fit the mov
 ; ==========================================================================
 
 .segment "UI_PAGE1"
+; ---- bank switching (asm/system/bank.s)
+bank_cur:        .res 1    ; the PRG bank mapped at $8000-$BFFF (only the main loop switches)
 ; ======================= UI and game ($0100-$01BF after the engine) ========
 ; ---- game rules (asm/game_rules.s): the game record around the engine
 game_ply:        .res 2    ; plies played in this game (16-bit)

@@ -59,7 +59,7 @@
 .assert REP_RING_ENTRIES >= GAME_WINDOW + SEARCH_MAX_DEPTH, error, "the repetition ring misses the search path"
 .assert SEARCH_MAX_DEPTH < MAX_PLY, error, "ab_node enters q_node past its MAX_PLY test"
 
-.segment "CODE"
+.segment "ENGINE_CODE"
 
 ;;
 ; Searches the position for the side to move (reference Searcher.run()).

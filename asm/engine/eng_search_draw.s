@@ -9,7 +9,7 @@
 .include "search.inc"
 .include "search_macros.inc"
 
-.segment "RODATA"
+.segment "ENGINE_DATA"
 ; 1 << i
 bit_mask:
   .byte $01, $02, $04, $08, $10, $20, $40, $80
@@ -23,7 +23,7 @@ rep_mask:
   .byte 1 << (i & 7)
   .endrepeat
 
-.segment "CODE"
+.segment "ENGINE_CODE"
 
 ;;
 ; Z = 0 when bit Y of rep_check is set (ring entry Y: the side to move

@@ -8,7 +8,7 @@
 .include "search.inc"
 .include "search_macros.inc"
 
-.segment "CODE"
+.segment "ENGINE_CODE"
 
 ;;
 ; One step of the 16-bit Galois LFSR (taps LFSR_TAPS).  Output: A = the

@@ -76,14 +76,14 @@ done:
   NEG_RV
 .endmacro
 
-.segment "RODATA"
+.segment "ENGINE_DATA"
 ; start of PV row p in pv_from / pv_to
 pv_row:
   .repeat SEARCH_MAX_DEPTH + 1, p
   .byte p * SEARCH_MAX_DEPTH - p * (p - 1) / 2
   .endrepeat
 
-.segment "CODE"
+.segment "ENGINE_CODE"
 
 ;;
 ; Searches the child of ply X (the move is made: eng_ply = X + 1) to depth

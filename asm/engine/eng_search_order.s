@@ -144,7 +144,7 @@ s_scored:
 .assert KEY_KILLER1 < KEY_CAPTURE, error, "quiet keys must stay below every capture key (bit 7 clear)"
 .assert KEY_CAPTURE = $80, error, "NEXT_PICK and score_moves tell captures from quiet keys by bit 7"
 
-.segment "RODATA"
+.segment "ENGINE_DATA"
 ; history row per piece kind: rook 0, cannon 90, the others 180
 hist_row_lo:
   .byte <(history+180), <(history+180), <(history+180), <(history+180)
@@ -153,7 +153,7 @@ hist_row_hi:
   .byte >(history+180), >(history+180), >(history+180), >(history+180)
   .byte >(history+180), >(history+0), >(history+90), >(history+180)
 
-.segment "CODE"
+.segment "ENGINE_CODE"
 
 ;;
 ; The keys of a new list, entries ply_first[X] .. ply_first[X+1]-1

@@ -12,14 +12,14 @@
 .assert RFP_DEPTH <= 2, error, "prune_setup evaluates only at depth <= 2"
 .assert FUT_MARGIN1 < $6000 && FUT_MARGIN2 < $6000, error, "a futility threshold could reach the high byte FUT_OFF_HI"
 
-.segment "RODATA"
+.segment "ENGINE_DATA"
 ; futility margin and reverse-futility margin x depth, for depth 1 and 2
 fut_margin_lo:  .byte <FUT_MARGIN1, <FUT_MARGIN2
 fut_margin_hi:  .byte >FUT_MARGIN1, >FUT_MARGIN2
 rfp_margin_lo:  .byte <RFP_MARGIN, <(2 * RFP_MARGIN)
 rfp_margin_hi:  .byte >RFP_MARGIN, >(2 * RFP_MARGIN)
 
-.segment "CODE"
+.segment "ENGINE_CODE"
 
 ;;
 ; Forward pruning at a node of the main search, before its null move

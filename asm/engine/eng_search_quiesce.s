@@ -8,7 +8,7 @@
 .include "search.inc"
 .include "search_macros.inc"
 
-.segment "CODE"
+.segment "ENGINE_CODE"
 
 ;;
 ; One node of the quiescence search (reference _quiesce) at ply = eng_ply

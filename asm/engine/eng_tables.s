@@ -4,9 +4,11 @@
 ; reference_py and config/*.yaml (build/gen/eng_tables.inc, never
 ; committed): square flags and views, Zobrist keys, value tables per
 ; weight set, knowledge tables, MVV-LVA keys, history bonus, levels.
+; The include places each group itself: the square tables in the fixed
+; bank (the screens read them too), the level names in the screens' bank,
+; the rest in the engine's bank.
 
 .include "global.inc"
 .include "eng.inc"
 
-.segment "RODATA"
 .include "eng_tables.inc"

@@ -25,7 +25,7 @@
 .include "engine/eng.inc"
 .include "engine/search.inc"
 
-.segment "CODE"
+.segment "ENGINE_CODE"
 
 ;;
 ; Starts a game from the opening position, Red to move.
@@ -515,3 +515,23 @@ all_checks:
   tax
   rts
 .endproc
+
+.segment "ENGINE_DATA"
+
+; The starting position (game_new), square = rank * 9 + file (rank 0 = Red's back rank).
+R = 0
+B = PIECE_BLACK
+start_position:
+  .byte R+PIECE_ROOK, R+PIECE_HORSE, R+PIECE_ELEPHANT, R+PIECE_ADVISOR, R+PIECE_KING
+  .byte R+PIECE_ADVISOR, R+PIECE_ELEPHANT, R+PIECE_HORSE, R+PIECE_ROOK     ; rank 0
+  .byte 0, 0, 0, 0, 0, 0, 0, 0, 0                                        ; rank 1
+  .byte 0, R+PIECE_CANNON, 0, 0, 0, 0, 0, R+PIECE_CANNON, 0              ; rank 2
+  .byte R+PIECE_PAWN, 0, R+PIECE_PAWN, 0, R+PIECE_PAWN, 0, R+PIECE_PAWN, 0, R+PIECE_PAWN ; 3
+  .byte 0, 0, 0, 0, 0, 0, 0, 0, 0                                        ; rank 4
+  .byte 0, 0, 0, 0, 0, 0, 0, 0, 0                                        ; rank 5
+  .byte B+PIECE_PAWN, 0, B+PIECE_PAWN, 0, B+PIECE_PAWN, 0, B+PIECE_PAWN, 0, B+PIECE_PAWN ; 6
+  .byte 0, B+PIECE_CANNON, 0, 0, 0, 0, 0, B+PIECE_CANNON, 0              ; rank 7
+  .byte 0, 0, 0, 0, 0, 0, 0, 0, 0                                        ; rank 8
+  .byte B+PIECE_ROOK, B+PIECE_HORSE, B+PIECE_ELEPHANT, B+PIECE_ADVISOR, B+PIECE_KING
+  .byte B+PIECE_ADVISOR, B+PIECE_ELEPHANT, B+PIECE_HORSE, B+PIECE_ROOK     ; rank 9
+.assert * - start_position = BOARD_SQUARES, error, "start_position needs 90 squares"

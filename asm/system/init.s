@@ -7,12 +7,15 @@
 
 ;;
 ; Reset vector.  Puts the machine in a known state and jumps to the main
-; loop with rendering and NMI off (main draws the title, then turns them on).
+; loop, in the UI bank, with rendering and NMI off (main draws the title,
+; then turns them on).  The switchable bank is unknown at power-on: nothing
+; here reads $8000-$BFFF before a bank is mapped.
 ; A reset in the middle of a search lands here too: the stack, all RAM and
 ; the screen start over, so it always comes back cleanly to the title.
 ; Order: IRQs off, decimal off, APU frame IRQ off, stack, PPU off, DMC IRQ off,
 ; vblank wait 1, clear RAM (and hide all sprites), sound (silent), vblank
-; wait 2 (the PPU is now warm), palette.
+; wait 2 (the PPU is now warm), tile patterns to CHR-RAM, the UI bank,
+; palette.
 ; Never returns.
 .proc reset_handler
   sei                   ; no IRQs (NROM has no IRQ source; the APU has two)
@@ -53,6 +56,8 @@
 
   ; The PPU is ready.  Rendering and NMI stay off: main draws the title
   ; first, then turns them on (screen_on).
-  jsr load_palette
+  jsr chr_upload        ; tiles to CHR-RAM (maps the tiles' bank)
+  SWITCH_BANK_OF main   ; the main loop's home bank
+  jsr load_palette      ; (in the UI bank, now mapped)
   jmp main
 .endproc

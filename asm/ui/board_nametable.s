@@ -7,7 +7,7 @@
 
 .export board_nametable
 
-.segment "RODATA"
+.segment "UI_DATA"
 board_nametable:
   .byte $00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00  ; row 0
   .byte $00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00,$00

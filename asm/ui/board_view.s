@@ -28,7 +28,7 @@ COLOR_SEL_OUTLINE    = $0F   ; selection frame and legal-move dots: green
 COLOR_SEL_FILL       = $2A
 COLOR_SEL_LIGHT      = $3A
 
-.segment "RODATA"
+.segment "UI_DATA"
 
 palette_table:
   .byte COLOR_WOOD, COLOR_LINE, COLOR_FACE, COLOR_INK        ; 0 board
@@ -52,24 +52,6 @@ quadrant_mask:
   .byte $03, $0C, $30, $C0
 palette_fill:
   .byte $00, $55, $AA, $FF
-
-; The starting position, square = rank * 9 + file (rank 0 = Red's back rank).
-R = 0
-B = PIECE_BLACK
-start_position:
-  .byte R+PIECE_ROOK, R+PIECE_HORSE, R+PIECE_ELEPHANT, R+PIECE_ADVISOR, R+PIECE_KING
-  .byte R+PIECE_ADVISOR, R+PIECE_ELEPHANT, R+PIECE_HORSE, R+PIECE_ROOK     ; rank 0
-  .byte 0, 0, 0, 0, 0, 0, 0, 0, 0                                        ; rank 1
-  .byte 0, R+PIECE_CANNON, 0, 0, 0, 0, 0, R+PIECE_CANNON, 0              ; rank 2
-  .byte R+PIECE_PAWN, 0, R+PIECE_PAWN, 0, R+PIECE_PAWN, 0, R+PIECE_PAWN, 0, R+PIECE_PAWN ; 3
-  .byte 0, 0, 0, 0, 0, 0, 0, 0, 0                                        ; rank 4
-  .byte 0, 0, 0, 0, 0, 0, 0, 0, 0                                        ; rank 5
-  .byte B+PIECE_PAWN, 0, B+PIECE_PAWN, 0, B+PIECE_PAWN, 0, B+PIECE_PAWN, 0, B+PIECE_PAWN ; 6
-  .byte 0, B+PIECE_CANNON, 0, 0, 0, 0, 0, B+PIECE_CANNON, 0              ; rank 7
-  .byte 0, 0, 0, 0, 0, 0, 0, 0, 0                                        ; rank 8
-  .byte B+PIECE_ROOK, B+PIECE_HORSE, B+PIECE_ELEPHANT, B+PIECE_ADVISOR, B+PIECE_KING
-  .byte B+PIECE_ADVISOR, B+PIECE_ELEPHANT, B+PIECE_HORSE, B+PIECE_ROOK     ; rank 9
-.assert * - start_position = BOARD_SQUARES, error, "start_position needs 90 squares"
 
 ; Panel texts: nametable address (high, low), length, ASCII = tile numbers.
 ; All texts are 8 tiles wide (columns 22-29), left-aligned one tile in, so
@@ -100,7 +82,7 @@ text_ptr_hi:
   .hibytes text_side_red, text_side_black, text_to_move, text_level
 .assert text_ptr_hi - text_ptr_lo = TEXT_COUNT, error, "text table and TEXT_* ids differ"
 
-.segment "CODE"
+.segment "UI_CODE"
 
 ;;
 ; Loads all 32 palette entries.  Call with rendering off or in vblank.
@@ -454,6 +436,6 @@ ptr   = local+0
   jmp vram_queue_end
 .endproc
 
-.segment "RODATA"
+.segment "UI_DATA"
 mark_ink:
   .byte COLOR_RED, COLOR_INK

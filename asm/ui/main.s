@@ -5,16 +5,19 @@
 ; (ui_think) or the handler of the current screen (ui_screen), then
 ; wait_frame hands the shadow OAM and the VRAM queue to the next NMI.
 ;
-; game_think is called from here, at the loop's own stack depth (S = $FD
-; inside it), because the engine may use 48 of the 64 stack bytes: the
-; screens never call it themselves, they set ui_think and return.
+; The loop lives in the UI bank (bank.s: the main loop's home) and reaches
+; the game layer in the engine's bank with FAR_CALL.  game_think is called
+; from here, at the loop's own stack depth (S = $FA inside it: the far
+; call's frame is 3 bytes deeper than a JSR), because the engine may use 48
+; of the 64 stack bytes: the screens never call it themselves, they set
+; ui_think and return.
 ; States and transitions: docs/UI.md.
 
 .include "nes.inc"
 .include "global.inc"
 .include "tiles.inc"
 
-.segment "CODE"
+.segment "UI_CODE"
 
 ;;
 ; Entry from reset_handler (RAM cleared, rendering and NMI off, palette
@@ -45,7 +48,7 @@
   beq @level
   lda ui_level
 @level:
-  jsr game_think        ; A = from, X = to; seconds to tens of seconds
+  FAR_CALL game_think   ; A = from, X = to; seconds to tens of seconds
   pha
   txa
   pha
@@ -145,7 +148,7 @@ SPINNER_PAL = 2         ; sprite palette 2 (red)
   rts
 .endproc
 
-.segment "RODATA"
+.segment "UI_DATA"
 screen_lo:
   .lobytes title_update, play_update, pause_update, over_update, play_update
 screen_hi:

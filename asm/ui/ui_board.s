@@ -29,7 +29,7 @@ SEL_PAL      = 1         ; sprite palette of the selection frame and dots
 BLINK_TIMES  = 3         ; the computer's piece blinks 3 times,
 BLINK_FRAMES = 6         ;   6 frames off, 6 on
 
-.segment "CODE"
+.segment "UI_CODE"
 
 ;;
 ; The piece code (draw_square's: side * 8 + kind, 0 = empty) on a square.
@@ -416,7 +416,7 @@ put_frame:
   rts
 .endproc
 
-.segment "RODATA"
+.segment "UI_DATA"
 corner_dy:   .byte CURSOR_NEAR, CURSOR_NEAR, CURSOR_FAR, CURSOR_FAR
 corner_dx:   .byte CURSOR_NEAR, CURSOR_FAR, CURSOR_NEAR, CURSOR_FAR
 corner_attr: .byte 0, OAM_FLIP_H, OAM_FLIP_V, OAM_FLIP_H | OAM_FLIP_V

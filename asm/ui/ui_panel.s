@@ -41,7 +41,7 @@ PANEL_ROW_VRAM = NAMETABLE_0 + PANEL_LEFT_COL
 RESULT_COL     = 3       ; the result lines over the river: tile columns 3-17
 RESULT_VRAM    = NAMETABLE_0 + RIVER_MROW * 64 + RESULT_COL
 
-.segment "CODE"
+.segment "UI_CODE"
 
 ;;
 ; Queues one text of the table below.
@@ -502,7 +502,7 @@ item = local+3
   jmp ui_text
 .endproc
 
-.segment "RODATA"
+.segment "UI_DATA"
 palette_fill:
   .byte $00, $55, $AA, $FF
 winner_palette:

@@ -26,7 +26,7 @@ CURSOR_FILE_START = 4    ; e
 CURSOR_RANK_RED   = 3    ; on the middle pawn of the human's side
 CURSOR_RANK_BLACK = 6
 
-.segment "CODE"
+.segment "UI_CODE"
 
 ;;
 ; Starts a game with the title's settings (ui_players, ui_level).
@@ -72,7 +72,7 @@ CURSOR_RANK_BLACK = 6
 ; screen off.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc new_game
-  jsr game_new
+  FAR_CALL game_new
   lda #0
   sta ui_sel
   sta ui_result
@@ -95,7 +95,7 @@ CURSOR_RANK_BLACK = 6
 ; game_outcome leaves the legal moves listed for the human.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc turn_begin
-  jsr game_outcome
+  FAR_CALL game_outcome
   beq @ongoing
   jmp game_over
 @ongoing:
@@ -145,7 +145,8 @@ target = local+8
 : inc ui_idle
   lda ui_idle
   cmp #ATTRACT_END_FRAMES
-  bcc @rts
+  bcs @to_title
+  rts
 @to_title:
   jmp title_enter
 @play:
@@ -200,7 +201,7 @@ target = local+8
   lda ui_sel
   beq @error
   ldx target
-  jsr game_find_move
+  FAR_CALL game_find_move
   bcs @error
   lda ui_sel
   ldx target
@@ -244,7 +245,7 @@ to = local+8
   sta cursor_file
   lda sq_rank,x
   sta cursor_rank
-  jsr game_gen_legal    ; the search used the move stack
+  FAR_CALL game_gen_legal ; the search used the move stack
   lda #SFX_SELECT
   jsr sfx_play
 @no_hint:
@@ -266,7 +267,7 @@ to = local+8
   pla
   tax
   pla
-  jsr game_play
+  FAR_CALL game_play
   lda #0
   sta ui_sel
   jsr board_sync
@@ -396,7 +397,7 @@ to = local+8
 .proc takeback
   jsr board_unmark
   jsr board_snap
-  jsr game_undo
+  FAR_CALL game_undo
   bcs @nothing
   lda ui_players
   cmp #UI_HUMAN_RED | UI_HUMAN_BLACK
@@ -405,7 +406,7 @@ to = local+8
   lda side_human,x
   and ui_players
   bne @done
-  jsr game_undo         ; the computer's move was undone: the human's too
+  FAR_CALL game_undo    ; the computer's move was undone: the human's too
 @done:
   jsr board_sync
   jsr board_marks
@@ -418,6 +419,6 @@ to = local+8
   jmp sfx_play
 .endproc
 
-.segment "RODATA"
+.segment "UI_DATA"
 side_human:
   .byte UI_HUMAN_RED, UI_HUMAN_BLACK

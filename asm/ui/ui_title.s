@@ -20,7 +20,7 @@ TITLE_ITEMS   = 3
 ATTRACT_UNITS = 150      ; x 8 frames = 1,200 frames = 20 s
 LEVEL_VALUE_VRAM = NAMETABLE_0 + (TITLE_MENU_ROW + 2) * 32 + TITLE_VALUE_COL - 1
 
-.segment "CODE"
+.segment "UI_CODE"
 
 ;;
 ; Shows the title: screen off, picture, menu values, screen on with the

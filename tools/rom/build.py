@@ -20,11 +20,14 @@ Steps:
        ca65: ca65 -I asm -I build/gen asm/X.s -o build/X.o for each file, then
              ld65 -C asm/xiangqi.cfg -o ROM -m build/xiangqi.map
              -Ln build/xiangqi.labels build/*.o
-  3. Check the result is a complete iNES file (16 + 32768 + 8192 bytes, NROM)
-     and print its size and SHA-256.
+  3. Check the result is the cartridge's complete NES 2.0 file (UxROM, the
+     PRG ROM the header declares, no CHR ROM, 8 KiB CHR-RAM, no battery)
+     before anything is put in place, and print its size and SHA-256.
 
-Every output goes to a temporary file first and is renamed into place only
-when complete, so a failed build never leaves a partial ROM.  Errors are
+Every output (the ROM, its map, listing and label files) is written to a
+temporary folder beside the ROM and moved into place only when complete and
+checked, so a failed build never leaves a partial or invalid ROM, nor a map
+that does not match the ROM.  Errors are
 printed on stderr and the exit status is 1.  The build is deterministic:
 building twice gives the same SHA-256.
 """
@@ -34,7 +37,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,6 +51,7 @@ from tools.rom import files              # noqa: E402
 from tools.rom import gen_tables         # noqa: E402
 from reference_py.config import ConfigError  # noqa: E402
 from tools.atomic import write_atomic  # noqa: E402
+from tools.nes.cartridge import CartridgeError, Header  # noqa: E402
 
 ASM_DIR = ROOT / "asm"
 BUILD_DIR = ROOT / "build"
@@ -58,7 +61,8 @@ CONFIG = ASM_DIR / "xiangqi.cfg"
 DEFAULT_ROM = files.ROM
 CHR_SOURCES = [("assets/bg.png", "build/bg.chr"),          # pattern table $0000
                ("assets/sprites.png", "build/sprites.chr")]  # pattern table $1000
-INES_SIZE = 16 + 2 * 16384 + 8192
+BOARD = "UxROM"                       # the cartridge asm/header.s declares
+CHR_RAM_SIZE = 8192
 
 
 class BuildError(Exception):
@@ -117,53 +121,66 @@ def sources() -> list[Path]:
     return srcs
 
 
-def temp_path(final: Path) -> Path:
-    final.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=final.name + ".", suffix=".tmp", dir=final.parent)
-    os.close(fd)
-    return Path(tmp)
+def put_in_place(staged: list[Path], folder: Path) -> None:
+    """Moves the staged outputs into `folder` (same file system: renames)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for p in staged:
+        os.replace(p, folder / p.name)
 
 
-def link_ours(rom: Path) -> None:
-    tmp = temp_path(rom)
-    try:
-        stem = rom.with_suffix("")
+def link_ours(rom: Path) -> str:
+    """Link with tools.asm; the ROM and its side files are checked, then
+    moved into place.  Returns the ROM's SHA-256."""
+    rom.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".build-", dir=rom.parent) as tmp:
+        out = Path(tmp) / rom.name
+        stem = out.with_suffix("")
         cmd = [sys.executable, "-m", "tools.asm", *map(rel, sources()), *include_args(),
-               "-C", rel(CONFIG), "-o", str(tmp), "--nl",
+               "-C", rel(CONFIG), "-o", str(out), "--nl",
                "--mlb", str(stem) + ".mlb", "--map", str(stem) + ".map.json",
                "-l", str(stem) + ".lst"]
         report = run(cmd, "python -m tools.asm")
-        os.replace(tmp, rom)
-        # the .nl label files are named after the output: rename them too
-        for nl in rom.parent.glob(tmp.name + ".*.nl"):
-            os.replace(nl, rom.parent / (rom.name + nl.name[len(tmp.name):]))
-    finally:
-        tmp.unlink(missing_ok=True)
+        digest = check_rom(out, rom)
+        put_in_place(sorted(Path(tmp).iterdir()), rom.parent)
     sys.stdout.write(report)  # the memory report: RAM by segment, PRG per bank, CHR, header
+    return digest
 
 
-def link_ca65(rom: Path) -> None:
+def link_ca65(rom: Path) -> str:
+    """Link with ca65 + ld65 (map and labels in build/); returns the SHA-256."""
     BUILD_DIR.mkdir(exist_ok=True)
     objs = []
     for src in sources():
         obj = BUILD_DIR / (src.stem + ".o")
         run(["ca65", *include_args(), rel(src), "-o", rel(obj)], f"ca65 {rel(src)}")
         objs.append(rel(obj))
-    tmp = temp_path(rom)
-    try:
-        run(["ld65", "-C", rel(CONFIG), "-o", str(tmp), "-m", "build/xiangqi.map",
+    rom.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".build-", dir=rom.parent) as tmp:
+        out = Path(tmp) / rom.name
+        run(["ld65", "-C", rel(CONFIG), "-o", str(out), "-m", "build/xiangqi.map",
              "-Ln", "build/xiangqi.labels", *objs], "ld65")
-        os.replace(tmp, rom)
-    finally:
-        tmp.unlink(missing_ok=True)
+        digest = check_rom(out, rom)
+        put_in_place([out], rom.parent)
+    return digest
 
 
-def check_rom(rom: Path) -> str:
-    data = rom.read_bytes()
-    if len(data) != INES_SIZE or data[:4] != b"NES\x1a":
-        raise BuildError(f"{rel(rom)}: {len(data)} bytes, not a {INES_SIZE}-byte NROM-256 iNES file")
-    if data[4] != 2 or data[5] != 1 or (data[6] >> 4) | (data[7] & 0xF0):
-        raise BuildError(f"{rel(rom)}: header is not mapper 0, 2x16 KiB PRG, 1x8 KiB CHR")
+def check_rom(path: Path, name: Path | None = None) -> str:
+    """The file is the cartridge asm/header.s declares, complete: an NES 2.0
+    header for UxROM with CHR-RAM and no battery, and exactly the PRG ROM the
+    header counts.  Returns its SHA-256; raises BuildError naming `name`."""
+    data = path.read_bytes()
+    shown = rel(name or path)
+    try:
+        h = Header.parse(data, shown)
+    except CartridgeError as exc:
+        raise BuildError(str(exc)) from None
+    want = {"an NES 2.0 header": (h.nes2, True), "board": (h.board, BOARD),
+            "CHR ROM bytes": (h.chr_size, 0), "CHR-RAM bytes": (h.chr_ram_size, CHR_RAM_SIZE),
+            "battery": (h.battery, False), "trainer": (h.trainer, False),
+            "file size": (len(data), 16 + h.prg_size)}
+    bad = [f"{k} {got} (want {exp})" for k, (got, exp) in want.items() if got != exp]
+    if bad:
+        raise BuildError(f"{shown}: not the cartridge asm/header.s declares: {'; '.join(bad)}")
     return hashlib.sha256(data).hexdigest()
 
 
@@ -175,22 +192,21 @@ def build(assembler: str = "ours", rom: Path = DEFAULT_ROM) -> str:
     build_tables()
     build_chr()
     if assembler == "ours":
-        link_ours(rom)
-    elif assembler == "ca65":
-        link_ca65(rom)
-    elif assembler == "both":
+        return link_ours(rom)
+    if assembler == "ca65":
+        return link_ca65(rom)
+    if assembler == "both":
         ref = BUILD_DIR / "xiangqi.ca65.nes"
-        link_ca65(ref)
-        link_ours(rom)
-        if ref.read_bytes() != rom.read_bytes():
+        want = link_ca65(ref)
+        digest = link_ours(rom)
+        if digest != want:
             a, b = ref.read_bytes(), rom.read_bytes()
             first = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
             rom.unlink()
             raise BuildError(f"tools.asm and ca65/ld65 differ (first at file offset ${first:04X}); "
                              f"ca65 build kept in {rel(ref)}")
-    else:
-        raise BuildError(f"unknown assembler {assembler!r}")
-    return check_rom(rom)
+        return digest
+    raise BuildError(f"unknown assembler {assembler!r}")
 
 
 def main(argv=None) -> int:
@@ -206,7 +222,8 @@ def main(argv=None) -> int:
     except BuildError as exc:
         print(f"build_rom.py: error: {exc}", file=sys.stderr)
         return 1
-    print(f"{rel(Path(args.output))}: {INES_SIZE} bytes, sha256 {digest} ({args.assembler})")
+    size = (ROOT / args.output if not Path(args.output).is_absolute() else Path(args.output)).stat().st_size
+    print(f"{rel(Path(args.output))}: {size} bytes, sha256 {digest} ({args.assembler})")
     return 0
 
 

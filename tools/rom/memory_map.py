@@ -1,10 +1,11 @@
-"""The RAM map as built, from the linker's JSON map, and docs/MEMORY.md.
+"""The memory map as built (PRG banks and RAM), from the linker's JSON map, and docs/MEMORY.md.
 
     python -m tools.rom.memory_map            # print docs/MEMORY.md to stdout
     python -m tools.rom.memory_map --write    # (re)write docs/MEMORY.md
 
 Addresses and sizes come from rom/xiangqi.map.json (tools.asm --map, written by
-tools/rom/build.py); the purpose of each variable is its comment in
+tools/rom/build.py); what each PRG bank is for is the bank's line in the
+comment of asm/xiangqi.cfg; the purpose of each variable is its comment in
 asm/ram.s, the one file that declares all RAM.  A second name for the same
 bytes (`alias = variable ; purpose` in ram.s, next to the storage) is listed
 under the variable it shares, its size left to its purpose.  tests/test_memory_doc.py
@@ -22,6 +23,7 @@ from tools.rom.files import MAP
 
 ROOT = Path(__file__).resolve().parents[2]
 RAM_S = ROOT / "asm" / "ram.s"
+CFG = ROOT / "asm" / "xiangqi.cfg"
 DOC = ROOT / "docs" / "MEMORY.md"
 RAM_END = 0x0800
 UI_ZP = {"nmi_count", "frame_ready", "ppu_ctrl_shadow", "ppu_mask_shadow", "scroll_x", "scroll_y",
@@ -100,42 +102,71 @@ def variables(map_path: Path = MAP) -> list[dict]:
     return out
 
 
-NOTES = """## How the plan was fitted
+NOTES = """## How the RAM is laid out
 
-The plan for issue 4 was: zero page = locals, UI, piece lists and engine
-temporaries; page 1 = engine per-ply data ($0100-$017F) and a 128-byte
-stack ($0180-$01FF); $0200 OAM; $0300-$037F UI; $0380-$07FF engine (board
-154, move stack 3 x 192, undo 16 x 4, repetition ring 80 x 2 + 10 check
-bytes, history 3 x 90).  It does not fit as drawn:
-
-* the UI's BSS is 129 bytes (VRAM queue 64 + its length + attribute
-  shadow 64), one more than $0300-$037F;
-* the engine's share of $0380-$07FF needs 154 + 576 + 64 + 170 + 270 =
-  1,234 bytes of the 1,152 there: **82 bytes over** (83 with the UI's byte).
-
-As built (the table above): `counts`, the undo stack (`undo_*`, 11 x
-`ENG_PLIES` = 10: the move, the clock, the check flag and the saved
-`eng_score`, `eng_key` and `eng_mterm`) and `ply_first` live in the zero
-page (the per-ply arrays and the repetition ring are sized from the levels'
-depth + qdepth by tools/rom/gen_tables.py `ply_sizes`, not by the reference's
-`MAX_PLY` = 16) (a piece's kind is not stored: with fixed slots it is the ROM
-table `code_kind` of its code; perft's two scalars take the last bytes of
-pages 1 and 3); the repetition ring is two parallel arrays, `rep_key_lo`
-in page 1 (with the killers and the check bits) and `rep_key_hi` in the
-rest of page 3 (with the PV); the board starts page $04 so `board,x` /
-`board,y` never cross a page.  The whole map is linked, so an overflow is
-a link error, and `tools/nes` faults any access outside the
-engine's segments.
-
-What is left for the search (next issue) is the headroom column: per-ply
-search state (alpha, beta, best score, move index: about 7 x 16 bytes)
-does not fit in it and has to go on the hardware stack (about 60 of its
-128 bytes are free at 16 plies) or take the place of something: the
-cheapest candidates are the 42-byte PV (rebuild it from the killers /
-first moves), a 2 x 90 history (rook and cannon share a class), or a
-160-entry move stack (-96 bytes; the reference's capacity then changes in
-config/search.yaml too).
+* The zero page holds the 16 locals, the UI's per-frame variables and the
+  engine's hot state: the position (`piece_sq`, `counts`, side, clock, key,
+  score), the undo entries of each ply made (`ENG_PLIES` of each), the
+  search's alpha and move index per ply and `ply_first`.
+* Page 1 starts with the engine's per-ply data (`s_killers`, `s_flags`, the
+  search's scalars, `rep_key_lo`, the ring's check bits, the futility lows),
+  then the UI's game record, sound and screen variables and `bank_cur`; its
+  last 64 bytes are the hardware stack.  The engine, called at the main
+  loop's depth, stays above `ENGINE_STACK_FLOOR`; the 16 bytes below it are
+  the main loop's far call into the engine's bank and the NMI's.
+* Page 2 is the shadow OAM (OAM DMA needs a whole page).
+* Page 3 holds the VRAM queue and the attribute shadow, then the engine's
+  `rep_key_hi`, the PV and the search's result, and the futility highs.
+* Pages 4-7 hold the board (page-aligned, so `board,x` never crosses a
+  page), the move stack (`ms_from`, `ms_to`, `ms_key`), the history table
+  and the search's per-ply bytes, node counter and LFSR.
+* The per-ply arrays and the repetition ring are sized from the levels'
+  depth + quiescence depth (tools/rom/gen_tables.py `ply_sizes`), so a
+  deeper level grows them at the next build; the whole map is linked, so
+  an overflow is a link error, and `tools/nes` faults any engine access
+  outside the engine's segments.
+* A piece's kind is not stored: every kind has fixed slots, so it is the ROM
+  table `code_kind` of the piece's code.
 """
+
+
+def bank_roles(cfg: Path = CFG) -> dict[int, str]:
+    """{bank: what it holds} from the comment of the linker config, whose
+    lines `#   bank N  NAME  what it holds` (continued on lines indented
+    past the name) describe each PRG bank; `bank 3-6` covers a range."""
+    roles: dict[int, str] = {}
+    current: list[int] = []
+    for line in Path(cfg).read_text().splitlines():
+        m = re.match(r"^#\s+bank (\d+)(?:-(\d+))?\s+(?:([A-Z]+)\s+)?(.*)$", line)
+        if m:
+            first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+            current = list(range(first, last + 1))
+            for n in current:
+                roles[n] = (f"{m.group(3)}: " if m.group(3) else "") + m.group(4).strip()
+        elif current and re.match(r"^#\s{10,}\S", line):
+            for n in current:
+                roles[n] += " " + line.lstrip("#").strip()
+        else:
+            current = []
+    return roles
+
+
+def bank_rows(map_path: Path = MAP) -> list[dict]:
+    """One row per PRG bank (memory areas with a `bank` attribute)."""
+    m = load(map_path)
+    roles = bank_roles()
+    rows = []
+    for name, mem in m["memory"].items():
+        if mem.get("bank") is None or mem["kind"] != "prg":
+            continue
+        sizes = {s: m["segments"][s]["size"] for s in mem.get("segments", []) if m["segments"][s]["size"]}
+        used = sum(sizes.values())      # bytes that hold something (a segment placed at a fixed
+        rows.append({"bank": mem["bank"], "area": name,   # address leaves a gap before it)
+                     "range": f"${mem['start']:04X}-${mem['start'] + mem['size'] - 1:04X}",
+                     "used": used, "free": mem["size"] - used,
+                     "segments": ", ".join(f"`{s}` {n:,}" for s, n in sizes.items()) or "-",
+                     "role": roles.get(mem["bank"], "")})
+    return sorted(rows, key=lambda r: r["bank"])
 
 
 def render(map_path: Path = MAP) -> str:
@@ -145,15 +176,37 @@ def render(map_path: Path = MAP) -> str:
     zp = [v for v in variables(map_path) if v["segment"] == "ZEROPAGE"]
     eng_bytes = sum(v["size"] for v in variables(map_path) if v["owner"] == "engine")
     ui_bytes = sum(v["size"] for v in variables(map_path) if v["owner"] == "UI")
+    banks = bank_rows(map_path)
     lines = [
-        "# RAM map (as built)",
+        "# Memory map (as built)",
         "",
         "Generated by `python -m tools.rom.memory_map --write` from the linker map",
-        "`rom/xiangqi.map.json` and the comments of `asm/ram.s` (the one file that declares",
-        "all RAM); `tests/test_memory_doc.py` fails when this file and the build differ.",
-        "The NES has 2,048 bytes of RAM and the cartridge (NROM) adds none.",
+        "`rom/xiangqi.map.json`, the comment of `asm/xiangqi.cfg` (what each bank holds) and",
+        "the comments of `asm/ram.s` (the one file that declares all RAM);",
+        "`tests/test_memory_doc.py` fails when this file and the build differ.",
         "",
-        "## Budget",
+        "## PRG ROM: UxROM banks",
+        "",
+        f"{len(banks)} banks of 16 KiB: banks 0-{len(banks) - 2} are switched into $8000-$BFFF, "
+        f"bank {len(banks) - 1} is always at $C000-$FFFF.",
+        f"Used {sum(r['used'] for r in banks):,} bytes, free {sum(r['free'] for r in banks):,}.",
+        "",
+        "| bank | at | what it holds | used | free | segments |",
+        "|---:|---|---|---:|---:|---|",
+    ]
+    for r in banks:
+        lines.append(f"| {r['bank']} | {r['range']} | {r['role']} | {r['used']:,} | {r['free']:,} | {r['segments']} |")
+    lines += [
+        "",
+        "Who switches (asm/system/bank.s): only the main loop, through `far_call` (or",
+        "`SWITCH_BANK_OF` in fixed-bank code); `bank_cur` names the mapped bank.  The NMI",
+        "never switches and never reads $8000-$BFFF (its code and data are in the fixed",
+        "bank; emu_tests/test_banks.py runs it with the window unreadable).  A whole",
+        "search is one far call into the engine's bank: it never switches.",
+        "",
+        "## RAM budget",
+        "",
+        "The NES has 2,048 bytes of RAM and the cartridge adds none.",
         "",
         "| area | range | used | size | headroom |",
         "|---|---|---:|---:|---:|",
