@@ -90,7 +90,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() and not args.force:
         from .demo import demo
         return demo()
-    return play(args.level, RED if args.side == "red" else BLACK)
+    return play(args.level, RED if args.side == "red" else BLACK, pgn=args.pgn)
 
 
 def cmd_protocol(args: argparse.Namespace) -> int:
@@ -122,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--level", default=None, help="difficulty level (default: the third one)")
     s.add_argument("--side", choices=("red", "black"), default="red")
     s.add_argument("--force", action="store_true", help="play even when standard input is not a terminal")
+    s.add_argument("--pgn", type=Path, default=Path(__file__).resolve().parent.parent / "games" / "terminal.pgn",
+                   help="the PGN file every game is added to (default games/terminal.pgn)")
     s.set_defaults(func=cmd_play)
     for name, proto in (("uci", "UCI (as Pikafish and Fairy-Stockfish speak it)"),
                         ("ucci", "UCCI (as ElephantEye speaks it)")):

@@ -128,3 +128,16 @@ def test_append_game(tmp_path):
     append_game(path, format_game(START_FEN, g2.moves))
     assert [g.moves for g in read_games(path.read_text())] == [g1.moves, g2.moves]
     assert [p.name for p in path.parent.iterdir()] == ["all.pgn"]       # no temporary file left
+
+
+def test_match_writes_every_game(tmp_path):
+    """bench.match adds each game it plays to the PGN file, with its result."""
+    from bench.match import match
+    path = tmp_path / "match.pgn"
+    m = match(levels()[1].name, levels()[0].name, 2, 1, 1, pgn=str(path))
+    games = read_games(path.read_text())
+    assert len(games) == 2
+    for g, r in zip(games, m["results"]):
+        assert len(g.moves) == r["plies"]
+        assert g.result == {"red": "1-0", "black": "0-1", None: "1/2-1/2"}[r["winner"]]
+        assert g.tags["Termination"] == r["reason"] and g.tags["RedLevel"] == r["red"]
