@@ -4,8 +4,11 @@ Each pair of games starts from the same short random opening (seeded), once
 with each level as Red.  Games end by the rules of reference_py.rules, or
 are adjudicated a draw after MAX_PLIES.  Usage:
 
-    python -m bench.match LEVEL_A LEVEL_B [--games 40] [--jobs 2] [--seed 1]
+    python -m bench.match LEVEL_A LEVEL_B [--games 40] [--jobs 2] [--seed 1] [--pgn FILE]
     python -m bench.match --adjacent [--games 40]     # every adjacent pair
+
+With --pgn every game is added to FILE (reference_py/pgn.py: players and
+levels, result and how it ended, the random opening included).
 """
 from __future__ import annotations
 
@@ -15,8 +18,9 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from reference_py.board import BLACK, RED
+from reference_py.board import BLACK, RED, move_iccs
 from reference_py.fen import START_FEN
+from reference_py.pgn import append_game, format_game
 from reference_py.rules import Game
 from reference_py.search import Searcher, level_by_name, levels
 
@@ -59,12 +63,24 @@ def play_game(args: tuple) -> dict:
     return {"red": red_spec, "black": black_spec,
             "winner": None if winner is None else ("red" if winner == RED else "black"),
             "reason": reason, "plies": len(game.moves), "nodes_red": nodes[RED], "nodes_black": nodes[BLACK],
-            "moves_red": moves[RED], "moves_black": moves[BLACK]}
+            "moves_red": moves[RED], "moves_black": moves[BLACK], "moves": [move_iccs(m) for m in game.moves]}
 
 
-def match(a: str, b: str, games: int, jobs: int, seed: int, searcher=level_searcher) -> dict:
+def game_pgn(r: dict, round_: int, event: str = "NES Xiangqi self-play") -> str:
+    """One result of play_game as PGN."""
+    game = Game(START_FEN)
+    for text in r["moves"]:
+        game.play_text(text)
+    result = {"red": "1-0", "black": "0-1", None: "1/2-1/2"}[r["winner"]]
+    return format_game(START_FEN, game.moves, red=f"reference {r['red']}", black=f"reference {r['black']}",
+                       red_level=r["red"], black_level=r["black"], result=result, termination=r["reason"],
+                       event=event, site="bench.match", round_=str(round_))
+
+
+def match(a: str, b: str, games: int, jobs: int, seed: int, searcher=level_searcher, pgn: str = "") -> dict:
     """`games` games between players a and b (each opening played with both
-    colours), in `jobs` processes; wins, draws, losses and score are a's."""
+    colours), in `jobs` processes; wins, draws, losses and score are a's.
+    With `pgn`, every game is added to that PGN file."""
     tasks = []
     for i in range(games):
         opening = seed * 10007 + i // 2
@@ -73,6 +89,9 @@ def match(a: str, b: str, games: int, jobs: int, seed: int, searcher=level_searc
     t = time.time()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(play_game, tasks))
+    if pgn:
+        for i, r in enumerate(results, 1):
+            append_game(pgn, game_pgn(r, i, f"NES Xiangqi self-play: {a} vs {b}, seed {seed}"))
     wins = draws = losses = 0
     a_nodes = a_moves = 0
     for r in results:
@@ -98,12 +117,13 @@ def main() -> None:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default="")
+    p.add_argument("--pgn", default="", help="add every game to this PGN file")
     args = p.parse_args()
     names = [lv.name for lv in levels()]
     pairs = [(names[i + 1], names[i]) for i in range(len(names) - 1)] if args.adjacent else [tuple(args.levels)]
     summary = []
     for a, b in pairs:
-        m = match(a, b, args.games, args.jobs, args.seed)
+        m = match(a, b, args.games, args.jobs, args.seed, pgn=args.pgn)
         line = (f"{a} vs {b}: +{m['a_wins']} ={m['draws']} -{m['a_losses']} "
                 f"score {m['a_score']:.1%} over {m['games']} games ({m['seconds']} s)")
         print(line, flush=True)

@@ -5,6 +5,7 @@
   python -m reference_py search "<FEN>" --level NAME [--moves m1 m2 ...] [--seed N]
   python -m reference_py levels
   python -m reference_py play [--level NAME] [--side red|black]
+  python -m reference_py uci | ucci      (an engine for xiangqi GUIs: reference_py/protocol)
 Errors are one line on stderr and exit status 2 (bad input) or 1 (a failed check).
 """
 from __future__ import annotations
@@ -89,7 +90,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() and not args.force:
         from .demo import demo
         return demo()
-    return play(args.level, RED if args.side == "red" else BLACK)
+    return play(args.level, RED if args.side == "red" else BLACK, pgn=args.pgn)
+
+
+def cmd_protocol(args: argparse.Namespace) -> int:
+    from .protocol.reference import ReferenceBackend
+    from .protocol.session import serve
+    return serve(ReferenceBackend(), args.cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -115,7 +122,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--level", default=None, help="difficulty level (default: the third one)")
     s.add_argument("--side", choices=("red", "black"), default="red")
     s.add_argument("--force", action="store_true", help="play even when standard input is not a terminal")
+    s.add_argument("--pgn", type=Path, default=Path(__file__).resolve().parent.parent / "games" / "terminal.pgn",
+                   help="the PGN file every game is added to (default games/terminal.pgn)")
     s.set_defaults(func=cmd_play)
+    for name, proto in (("uci", "UCI (as Pikafish and Fairy-Stockfish speak it)"),
+                        ("ucci", "UCCI (as ElephantEye speaks it)")):
+        s = sub.add_parser(name, help=f"talk {proto} on stdin/stdout, for a GUI")
+        s.set_defaults(func=cmd_protocol)
     return p
 
 

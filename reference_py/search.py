@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Callable, Collection
 
 from .board import CANNON, EMPTY, HORSE, ROOK, move_iccs, sq90
 from .config import Level, Pruning, SearchConfig, load_eval, load_levels, load_search
@@ -35,6 +36,7 @@ LFSR_DEFAULT = 0xACE1
 NULL_REDUCTION = 2
 LMR_MIN_DEPTH = 3
 LMR_MIN_MOVES = 3
+STOP_POLL_MASK = 63              # should_stop() is asked every 64 nodes (a host's stop, not the ROM's)
 
 
 def history_class(kind: int) -> int:
@@ -85,11 +87,23 @@ class Searcher:
     def __init__(self, pos: Position, level: Level, seed: int = 0,
                  history: bool | None = None, killers: bool | None = None,
                  null: bool = True, delta: bool = True, lmr: bool = True,
-                 pruning: Pruning | None = None, lazy: bool = True) -> None:
+                 pruning: Pruning | None = None, lazy: bool = True,
+                 should_stop: Callable[[], bool] | None = None,
+                 on_iteration: Callable[[SearchResult], None] | None = None,
+                 exclude: Collection[int] = ()) -> None:
+        """The hooks are for hosts that drive the search interactively (the
+        UCI/UCCI adapters, reference_py/protocol): `should_stop()` is asked
+        every 64 nodes and, when true, ends the search as the node cap does
+        (the last completed iteration answers); `on_iteration(result)` hears
+        every completed iteration; `exclude` lists root moves not to play
+        (UCCI's banmoves).  Without them the search is the specification."""
         self.pos = pos
         self.level = level
         self.tables: EvalTables = tables_for(level.eval)
         self.cfg = search_config()
+        self.should_stop = should_stop
+        self.on_iteration = on_iteration
+        self.exclude = frozenset(exclude)
         self.use_history = level.history if history is None else history
         self.use_killers = level.killers if killers is None else killers
         self.use_null = null
@@ -287,6 +301,8 @@ class Searcher:
         self.nodes += 1
         if self.nodes >= self.level.nodes:
             self.aborted = True
+        elif self.should_stop is not None and not self.nodes & STOP_POLL_MASK and self.should_stop():
+            self.aborted = True
         return self.aborted
 
     # ---- the search -----------------------------------------------------
@@ -331,6 +347,8 @@ class Searcher:
                 static = evaluate(pos, self.tables)
                 self.static_evals += 1
         moves = pos.generate()
+        if ply == 0 and self.exclude:
+            moves = [m for m in moves if m not in self.exclude]
         if self.stack + len(moves) > self.cfg.move_stack_entries:
             self.overflows += 1
             return self.eval()          # no room for this node's moves: it is a leaf
@@ -473,9 +491,12 @@ class Searcher:
         # The ROM keeps the last GAME_WINDOW positions of the game (a ring).
         del pos.keys[:-GAME_WINDOW]
         del pos.checks[:-GAME_WINDOW]
-        root_moves = pos.legal_moves()
-        if not root_moves:
+        all_moves = pos.legal_moves()
+        root_moves = [m for m in all_moves if m not in self.exclude]
+        if not all_moves:
             return SearchResult(None, -MATE, 0, 0, [])
+        if not root_moves:
+            return SearchResult(None, 0, 0, 0, [])    # every legal move excluded: nothing to play
         in_check = pos.checks[-1] if pos.checks else pos.in_check(pos.side)
         result = SearchResult(root_moves[0], 0, 0, 0, [root_moves[0]])
         for depth in range(1, self.level.depth + 1):
@@ -496,6 +517,8 @@ class Searcher:
                 break
             result = SearchResult(self.root_best, v, 0, depth, list(self.pv[0]))
             self.prev_pv = list(self.pv[0])
+            if self.on_iteration is not None:
+                self.on_iteration(SearchResult(result.move, v, self.nodes, depth, list(result.pv)))
             if len(root_moves) == 1 or abs(v) > MATE_BOUND:
                 break
         result.nodes = self.nodes

@@ -1,4 +1,9 @@
-"""A terminal game against the reference engine (ANSI colours, Chinese pieces)."""
+"""A terminal game against the reference engine (ANSI colours, Chinese pieces).
+
+Every game is added to a PGN file (reference_py/pgn.py; games/terminal.pgn
+by default): when it ends, or unfinished when the player starts a new one
+or quits.
+"""
 from __future__ import annotations
 
 import sys
@@ -6,6 +11,7 @@ import sys
 from .board import BLACK, RED, move_iccs, square
 from .fen import START_FEN
 from .notation import CHINESE, NotationError, format_wxf, kind_at
+from .pgn import append_game, format_game, result_of
 from .rules import Game
 from .search import Searcher, level_by_name, levels
 
@@ -38,9 +44,25 @@ def render(game: Game, color: bool = True, last: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def play(level_name: str, human_side: int, stream_in=sys.stdin, out=sys.stdout) -> int:
+def save_game(path, game: Game, level: str, human_side: int, out) -> None:
+    """Add the game to the PGN file (finished or not)."""
+    if path is None or not game.moves:
+        return
+    result, how = result_of(game.outcome())
+    engine = f"reference engine ({level})"
+    red, black = ("Human", engine) if human_side == RED else (engine, "Human")
+    append_game(path, format_game(START_FEN, game.moves, red=red, black=black,
+                                  red_level=None if human_side == RED else level,
+                                  black_level=level if human_side == RED else None,
+                                  result=result, termination=how, event="NES Xiangqi terminal game",
+                                  site="terminal"))
+    print(f"(the game is in {path})", file=out)
+
+
+def play(level_name: str, human_side: int, stream_in=sys.stdin, out=sys.stdout, pgn=None) -> int:
     level = level_by_name(level_name)
     game = Game(START_FEN)
+    saved = False
     color = out.isatty()
     last: int | None = None
     print(f"Xiangqi against the reference engine, level {level.name}. You play "
@@ -50,6 +72,9 @@ def play(level_name: str, human_side: int, stream_in=sys.stdin, out=sys.stdout) 
         outcome = game.outcome()
         if outcome:
             print(f"\nGame over. {outcome.describe()}", file=out)
+            if not saved:
+                save_game(pgn, game, level.name, human_side, out)
+                saved = True
             print("Type 'new' for another game or 'quit'.", file=out)
         elif game.pos.side != human_side:
             result = Searcher(game.pos, level, seed=len(game.moves)).run()
@@ -64,22 +89,30 @@ def play(level_name: str, human_side: int, stream_in=sys.stdin, out=sys.stdout) 
         print(f"{side} to move > ", end="", file=out, flush=True)
         line = stream_in.readline()
         if not line:
+            if not saved:
+                save_game(pgn, game, level.name, human_side, out)
             print("\nBye.", file=out)
             return 0
         cmd = line.strip()
         if not cmd:
             continue
         if cmd in ("quit", "exit", "q"):
+            if not saved:
+                save_game(pgn, game, level.name, human_side, out)
             return 0
         if cmd == "help":
             print(HELP, file=out)
         elif cmd == "new":
+            if not saved:
+                save_game(pgn, game, level.name, human_side, out)
             game = Game(START_FEN)
             last = None
+            saved = False
         elif cmd == "undo":
             if len(game.moves) >= 2:
                 game.undo(2)
                 last = None
+                saved = False
             else:
                 print("Nothing to take back.", file=out)
         elif cmd == "hint":

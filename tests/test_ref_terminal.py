@@ -62,3 +62,18 @@ def test_render_marks_last_move():
     rank2 = next(l for l in lines if l.startswith(" 2 "))
     assert "＊" in rank2                                     # h2 is now empty and marked
     assert rank2.split()[1:] == ["．", "炮", "．", "．", "炮", "．", "．", "＊", "．"]
+
+
+def test_games_are_saved_as_pgn(tmp_path):
+    """A game left with `new` and one left with `quit` both reach the PGN
+    file, unfinished, with the human and the engine's level."""
+    from reference_py.pgn import read_games
+    path = tmp_path / "terminal.pgn"
+    out = io.StringIO()
+    script = "".join(l + "\n" for l in ["h2e2", "new", "b2e2", "h0g2", "quit"])
+    assert terminal.play(levels()[0].name, RED, io.StringIO(script), out, pgn=path) == 0
+    games = read_games(path.read_text())
+    assert [len(g.moves) for g in games] == [2, 4]
+    assert all(g.result == "*" and g.tags["Red"] == "Human" for g in games)
+    assert games[0].tags["BlackLevel"] == levels()[0].name
+    assert [m & 0xFFFF for m in games[1].moves[:1]] == [Game(START_FEN).play_text("b2e2")]

@@ -5,6 +5,7 @@
     python -m tools.romengine search ... / eval ...    (the same as tools.romsearch)
     python -m tools.romsearch search "<FEN>" --level NAME [--moves m1 ...] [--seed N]
     python -m tools.romsearch eval "<FEN>" [--set NAME] [--moves m1 ...]
+    python -m tools.romengine uci | ucci    (an engine for xiangqi GUIs: tools/nes/protocol.py)
 
 Same output and exit codes as `python -m reference_py perft / perft-suite /
 search`, plus the 6502 cycles spent (on stderr for `perft`, at the end of
@@ -130,8 +131,18 @@ def engine_main(argv: list[str] | None = None) -> int:
     s.add_argument("--max-depth", type=int, default=0)
     s.set_defaults(func=lambda a: cmd_perft_suite(a, RomEngine()))
     add_search_commands(sub)
+    for name, proto in (("uci", "UCI (as Pikafish and Fairy-Stockfish speak it)"),
+                        ("ucci", "UCCI (as ElephantEye speaks it)")):
+        s = sub.add_parser(name, help=f"the cartridge's engine talking {proto} on stdin/stdout, for a GUI")
+        s.set_defaults(func=cmd_protocol)
     args = p.parse_args(argv)
     return run(lambda: args.func(args))
+
+
+def cmd_protocol(args: argparse.Namespace) -> int:
+    from reference_py.protocol.session import serve
+    from tools.nes.protocol import RomBackend
+    return serve(RomBackend(), args.cmd)
 
 
 def search_main(argv: list[str] | None = None) -> int:

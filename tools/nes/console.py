@@ -102,13 +102,18 @@ class Console(NamedMemory):
     """cynes.NES with the ROM's names (tools/nes/memory.py's vocabulary),
     bounded waits and crash checks."""
 
-    def __init__(self, rom: str | Path = ROM, map_path: str | Path | None = None) -> None:
+    def __init__(self, rom: str | Path = ROM, map_path: str | Path | None = None, nes: NES | None = None) -> None:
+        """`nes`: an emulator already running this ROM (the player's window)
+        to read by name; by default a new headless one."""
         self.rom = Path(rom)
         self.map_path = Path(map_path) if map_path else self.rom.with_suffix(".map.json")
         self.link = LinkMap.load(self.map_path, missing_ok=True)
         self.symbols = self.link.symbols()
         self.screen_names = screen_names(self.link)
-        self.nes = NES(str(self.rom))
+        self.nes = nes if nes is not None else NES(str(self.rom))
+        # called after every frame (step runs frame by frame while there are
+        # any): tools/nes/gamelog.py's GameWatcher watches the game this way
+        self.on_frame: list[Callable[[], object]] = []
         self.frames = 0                # frames run since power-on (kept across save/load)
         self.framebuffer: np.ndarray | None = None
         self._axis = {UP: 1, RIGHT: 1}  # rank/file change per Up/Right press (learned if flipped)
@@ -143,10 +148,13 @@ class Console(NamedMemory):
     def step(self, frames: int = 1) -> np.ndarray:
         """Run `frames` frames (at least one) with the current controller state."""
         frames = max(1, frames)
-        self.framebuffer = self.nes.step(frames)
-        self.frames += frames
-        if self.nes.has_crashed:
-            raise EmulatorCrashed(f"the CPU crashed (invalid opcode) by {self.where()}")
+        for run in ([1] * frames if self.on_frame else [frames]):
+            self.framebuffer = self.nes.step(run)
+            self.frames += run
+            if self.nes.has_crashed:
+                raise EmulatorCrashed(f"the CPU crashed (invalid opcode) by {self.where()}")
+            for hook in self.on_frame:
+                hook()
         return self.framebuffer
 
     def wait_frames(self, n: int) -> None:

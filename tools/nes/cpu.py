@@ -13,7 +13,7 @@ the host selects for a call or the 6502 code selects with its bank register
 from __future__ import annotations
 
 import random
-from typing import Iterable
+from typing import Callable, Iterable
 
 from py65.devices.mpu6502 import MPU
 
@@ -107,9 +107,13 @@ class Cpu:
         mpu.pc = addr
 
     def call(self, addr: int, a: int = 0, x: int = 0, y: int = 0, carry: bool = False,
-             limit: int = DEFAULT_LIMIT, bank: int | None = None) -> int:
+             limit: int = DEFAULT_LIMIT, bank: int | None = None,
+             poll: Callable[[int], None] | None = None) -> int:
         """JSR addr with the registers given (and `bank` at $8000-$BFFF if
-        given); returns the cycles spent."""
+        given); returns the cycles spent.  `poll(cycles so far)`, if given,
+        runs between two chunks of CHUNK instructions: the host's window on
+        a long call (progress, or a RAM write that asks the 6502 code to
+        stop, as the UCI adapter's `stop` does)."""
         self.enter(addr, a, x, y, carry, bank)
         mpu, mem = self.mpu, self.mem
         ins, cyc, extra = mpu.instruct, mpu.cycletime, mpu.extracycles
@@ -126,6 +130,8 @@ class Cpu:
                     cycles += mpu.excycles
                 if cycles > limit:
                     raise Fault("cycle limit", f"no return after {cycles:,} cycles", mpu.pc)
+                if poll is not None:
+                    poll(cycles)
         except Returned:
             pass
         except Fault:

@@ -16,6 +16,12 @@ a second.  Keys (cynes.windowed's defaults, plus a few of ours):
     F12               save a screenshot to rom/screenshots/shot-NNN.png
     Esc               quit (or close the window)
 
+Every game played in the window is added to a PGN file (games/nes.pgn, or
+--pgn): a finished game when its game-over screen shows, with the players,
+the level, the result and how it ended; a game still going when the window
+closes, as unfinished.  The moves are read by watching the cartridge's RAM
+(tools/nes/gamelog.py: the cartridge itself keeps only its last 8 plies).
+
 Without a display it says why, runs the ROM headless for a bounded number of
 frames and writes, each atomically (temporary file, then rename):
     rom/demo.gif              power-on, a few seconds of the title screen, then
@@ -42,11 +48,14 @@ import numpy as np
 from PIL import Image
 
 from tools.atomic import save_png, write_atomic
+from reference_py.pgn import append_game
 from tools.nes.console import A, SELECT, START, Console, EmulatorCrashed
+from tools.nes.gamelog import GameWatcher, RecordError
 from tools.nes.timing import NTSC_FPS
 from tools.rom.files import ROOT, ROM
 
 GIF = ROOT / "rom" / "demo.gif"
+PGN = ROOT / "games" / "nes.pgn"
 SHOTS = ROOT / "rom" / "screenshots"
 
 
@@ -107,7 +116,38 @@ def display_problem() -> str | None:
     return None
 
 
-def run_windowed(rom: Path, scale: int, max_frames: int | None, shots: Path) -> int:
+class GameSaver:
+    """Adds the games the window plays to a PGN file (tools/nes/gamelog.py)."""
+
+    def __init__(self, nes, rom: Path, path: Path) -> None:
+        self.path = path
+        con = Console(rom, nes=nes)
+        self.watcher = GameWatcher(con) if con.has("game_ply") and con.has("ui_screen") else None
+
+    def frame(self) -> None:
+        if self.watcher is None:
+            return
+        try:
+            pgn = self.watcher.update()
+        except RecordError as exc:
+            print(f"warning: not recording this game: {exc}", file=sys.stderr)
+            self.watcher = GameWatcher(self.watcher.mem)
+            return
+        if pgn:
+            self.save(pgn, "the finished game")
+
+    def close(self) -> None:
+        """The game still going when the window closes, as unfinished."""
+        w = self.watcher
+        if w is not None and w.game.moves and not w.written and not w.demo:
+            self.save(w.pgn(), "the unfinished game")
+
+    def save(self, pgn: str, what: str) -> None:
+        append_game(self.path, pgn)
+        print(f"{what} added to {rel(self.path)}")
+
+
+def run_windowed(rom: Path, scale: int, max_frames: int | None, shots: Path, pgn: Path = PGN) -> int:
     sdl2 = import_sdl2()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -119,6 +159,7 @@ def run_windowed(rom: Path, scale: int, max_frames: int | None, shots: Path) -> 
             return lambda: setattr(nes, "controller", nes.controller | button)
         nes.register_handler(sdl2.SDL_SCANCODE_RETURN, add(START))
         nes.register_handler(sdl2.SDL_SCANCODE_RSHIFT, add(SELECT))
+        saver = GameSaver(nes, rom, pgn)
         keys = sdl2.SDL_GetKeyboardState(None)
         held = {sdl2.SDL_SCANCODE_R: False, sdl2.SDL_SCANCODE_F12: False}
         period = 1.0 / NTSC_FPS
@@ -127,6 +168,7 @@ def run_windowed(rom: Path, scale: int, max_frames: int | None, shots: Path) -> 
         while not nes.should_close and (max_frames is None or frames < max_frames):
             frame = nes.step()
             frames += 1
+            saver.frame()
             for code in held:                 # act once per key press, not per frame held
                 down = bool(keys[code])
                 if down and not held[code]:
@@ -145,6 +187,7 @@ def run_windowed(rom: Path, scale: int, max_frames: int | None, shots: Path) -> 
             elif delay < -0.25:               # fell behind (window dragged, machine busy)
                 deadline = time.perf_counter()
         crashed = nes.has_crashed
+        saver.close()
     if crashed:
         print(f"error: the emulated CPU crashed (invalid opcode) after {frames} frames", file=sys.stderr)
         return 1
@@ -289,6 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gif", type=Path, default=GIF, help=f"headless: the GIF to write (default {rel(GIF)})")
     p.add_argument("--shots", type=Path, default=SHOTS,
                    help=f"screenshots directory (default {rel(SHOTS)})")
+    p.add_argument("--pgn", type=Path, default=PGN,
+                   help=f"window: the PGN file every game is added to (default {rel(PGN)})")
     return p
 
 
@@ -300,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         problem = "--headless was given" if args.headless else display_problem()
         if problem is None:
-            return run_windowed(args.rom, args.scale, args.frames, args.shots)
+            return run_windowed(args.rom, args.scale, args.frames, args.shots, args.pgn)
         print(f"No window: {problem}.  Running {rel(args.rom)} headless instead: "
               f"recording the title screen and the attract mode.")
         return record(args.rom, args.gif, args.shots)

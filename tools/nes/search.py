@@ -16,12 +16,23 @@ contract):
 Results: s_res_from / s_res_to (PV, s_res_pvlen moves; 0 = no legal move),
 s_res_score, s_res_depth, s_nodes.  The command line (`python -m
 tools.romsearch search / eval`) is tools/nes/cli.py.
+
+A host can watch and stop a running search (the UCI/UCCI adapter,
+tools/nes/protocol.py) through search()'s `poll`, called between chunks of
+instructions: the result variables hold the last completed iteration
+whenever the 6502 is inside a node (`settled()`: only eng_search's own
+body writes them; search() clears them before the call, as eng_search's
+start does), and `request_stop()` sets s_abort there, which ends the
+search exactly as the level's node cap does (eng_search clears s_abort at
+its start, so a host that wants it stopped asks at every poll until the
+call returns).
 """
 from __future__ import annotations
 
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -49,6 +60,10 @@ class RomSearch(RomEngine):
     def __init__(self, rom: Path = ROM, map_path: Path = MAP, build: bool = True) -> None:
         super().__init__(rom, map_path, build=build)
         self.sets = list(load_eval().sets)
+        # eng_search's own body (its entry to the rts at `done`): the only
+        # code that writes s_res_* and clears s_abort (asm/engine/eng_search.s).
+        self.body = (self.addr("eng_search"), self.addr("eng_search__done"))
+        self.body_bank = self.link.bank_of("eng_search") if self.cart.switchable else None
 
     # ---------------------------------------------------------- eval
     def eval(self, pos: Position, set_name: str) -> tuple[int, int]:
@@ -101,20 +116,27 @@ class RomSearch(RomEngine):
         self.write("rep_check", bits)
         self.write("s_rep_top", [len(keys) - 1])
 
-    def search(self, pos: Position, level: str, seed: int = 0, limit: int = SEARCH_LIMIT) -> dict:
-        """eng_search of pos (its keys/checks are the game history).  Returns
-        the reference's JSON fields plus cycles, seconds (NES time), wall
-        (host time) and bank_switches (the 6502's bank register writes)."""
-        lv = level_by_name(level)
-        index = [l.name for l in levels()].index(lv.name)
-        self.load(pos, self.sets.index(lv.eval))
-        self.load_history(pos)
-        seed &= 0xFFFF
-        self.write("s_lfsr", [seed & 0xFF, seed >> 8])
-        t = time.perf_counter()
-        switches = self.cpu.bank_switches
-        cycles = self.call("eng_search", a=index, limit=limit)
-        wall = time.perf_counter() - t
+    def settled(self) -> bool:
+        """True when the 6502 is outside eng_search's own body, so s_res_*
+        hold the last completed iteration whole (or the first legal move)
+        and s_abort is the nodes' to read: the moments poll() may use them."""
+        pc = self.cpu.mpu.pc
+        lo, hi = self.body
+        return not (lo <= pc <= hi and self.cpu.bank == self.body_bank)
+
+    def request_stop(self) -> bool:
+        """From poll(): end the running search as its node cap does (s_abort
+        = 1: every node unwinds, the last completed iteration answers).  Done
+        only when settled(); returns whether it was done.  Ask at every poll
+        until the call returns: eng_search's start clears s_abort."""
+        if not self.settled():
+            return False
+        self.write("s_abort", [1])
+        return True
+
+    def result(self) -> dict:
+        """s_res_*: move, score, depth, PV (ICCS) of the last completed
+        iteration; call it when settled() or after the search."""
         n = self.byte("s_res_pvlen")
         pv = [self.byte("s_res_from", i) | (self.byte("s_res_to", i) << 8) for i in range(n)]
         if n:
@@ -123,7 +145,27 @@ class RomSearch(RomEngine):
         else:
             score, move = -MATE, None
         return {"move": move, "score": score, "nodes": self.word("s_nodes"), "depth": self.byte("s_res_depth"),
-                "pv": [move_iccs(m) for m in pv], "cycles": cycles, "seconds": round(cycles / NES_HZ, 3),
+                "pv": [move_iccs(m) for m in pv]}
+
+    def search(self, pos: Position, level: str, seed: int = 0, limit: int = SEARCH_LIMIT,
+               poll: Callable[[int], None] | None = None) -> dict:
+        """eng_search of pos (its keys/checks are the game history).  Returns
+        the reference's JSON fields plus cycles, seconds (NES time), wall
+        (host time) and bank_switches (the 6502's bank register writes).
+        `poll(cycles so far)` runs between instruction chunks (Cpu.call)."""
+        lv = level_by_name(level)
+        index = [l.name for l in levels()].index(lv.name)
+        self.load(pos, self.sets.index(lv.eval))
+        self.load_history(pos)
+        seed &= 0xFFFF
+        self.write("s_lfsr", [seed & 0xFF, seed >> 8])
+        for name, size in (("s_res_pvlen", 1), ("s_res_depth", 1), ("s_nodes", 2)):
+            self.write(name, [0] * size)    # as eng_search's start does: nothing stale for poll()
+        t = time.perf_counter()
+        switches = self.cpu.bank_switches
+        cycles = self.call("eng_search", a=index, limit=limit, poll=poll)
+        wall = time.perf_counter() - t
+        return {**self.result(), "cycles": cycles, "seconds": round(cycles / NES_HZ, 3),
                 "wall": round(wall, 3), "bank_switches": self.cpu.bank_switches - switches}
 
 

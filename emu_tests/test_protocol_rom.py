@@ -1,0 +1,66 @@
+"""The ROM engine's UCI answers are the moves of `python -m tools.romengine
+search` for the same position, history and level (the cartridge's exact
+play, through tools/nes/protocol.py), and its UCCI answers the same again.
+
+Positions: every 5th of emu_tests/search_suite.fen (middlegames, openings,
+endgames, mates, repetitions with their game history) at the two weakest
+levels, 3 at the third; the command line itself is checked on two of them.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from emu_tests.make_search_suite import read_suite
+from reference_py.cli import game_position
+from reference_py.protocol.client import EngineClient, bestmove
+from reference_py.search import levels
+from tools.nes.search import RomSearch
+
+ROOT = Path(__file__).resolve().parents[1]
+SUITE = read_suite()
+LEVELS = [lv.name for lv in levels()]
+PICKS = list(range(0, len(SUITE), 5))
+CASES = [(lv, i) for lv in LEVELS[:2] for i in PICKS] + [(LEVELS[2], i) for i in PICKS[:3]]
+
+
+@pytest.fixture(scope="module")
+def rom() -> RomSearch:
+    return RomSearch()
+
+
+def position_command(fen: str, moves: list[str]) -> str:
+    return f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else "")
+
+
+@pytest.mark.parametrize("dialect", ["uci", "ucci"])
+def test_protocol_answers_equal_romengine_search(rom, dialect):
+    expected = {(lv, i): rom.search(game_position(SUITE[i][0], SUITE[i][1]), lv)["move"] for lv, i in CASES}
+    with EngineClient([sys.executable, "-m", "tools.romengine", dialect], cwd=str(ROOT)) as e:
+        e.send(dialect)
+        e.until(dialect + "ok", 60)
+        got = {}
+        for lv, i in CASES:
+            fen, moves, _ = SUITE[i]
+            e.send(f"setoption name Level value {lv}" if dialect == "uci" else f"setoption Level {lv}",
+                   position_command(fen, moves), "go")
+            got[(lv, i)] = bestmove(e.until(lambda l: l.startswith("bestmove") or l == "nobestmove", 300))
+        errors = [l for l in e.seen if "error" in l]
+    assert not errors
+    assert got == expected
+
+
+@pytest.mark.parametrize("index", PICKS[:2])
+def test_command_line_search_is_the_same_move(index):
+    fen, moves, _ = SUITE[index]
+    level = LEVELS[1]
+    cmd = [sys.executable, "-m", "tools.romengine", "search", fen, "--level", level] + (["--moves", *moves] if moves else [])
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True).stdout
+    cli = json.loads(out.strip().splitlines()[-1])["move"]
+    with EngineClient([sys.executable, "-m", "tools.romengine", "uci"], cwd=str(ROOT)) as e:
+        e.send(f"setoption name Level value {level}", position_command(fen, moves), "go")
+        assert bestmove(e.until("bestmove", 300)) == cli

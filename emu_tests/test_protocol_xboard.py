@@ -1,0 +1,127 @@
+"""The adapters under a real client: XBoard (Debian xboard) on a headless X
+server, talking to our engines through uci2wb (Debian uci2wb), plays short
+matches against Fairy-Stockfish (Debian fairy-stockfish, through XBoard's
+own protocol).  XBoard checks every move it is sent, so a finished game is
+a game without an illegal move; uci2wb speaks the UCI "Cyclone" dialect
+for xiangqi (a bare `fen ... moves ...`) and UCCI with -x.  And XBoard
+loads a PGN this project wrote (reference_py/pgn.py) and sends its moves,
+parsed, to an engine.
+
+The README's "Play against the engines in XBoard" section gives these same
+command lines.  Without the programs the tests skip, unless
+XIANGQI_REQUIRE_EMULATORS=1 (.ci/run installs them and sets it).
+"""
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from emu_tests.headless import (ProgramMissing, XServer, find_program, log_tail, skip_or_fail,
+                                start_program, stop_process)
+from reference_py.board import move_iccs
+from reference_py.fen import START_FEN
+from reference_py.pgn import format_game
+from reference_py.rules import Game
+from reference_py.search import Searcher, levels
+
+ROOT = Path(__file__).resolve().parents[1]
+LEVEL = levels()[0].name
+MATCH_SECONDS = 240
+
+
+def programs() -> tuple[str, str, str]:
+    try:
+        return (find_program("xboard", "xboard"), find_program("uci2wb", "uci2wb"),
+                find_program("fairy-stockfish", "fairy-stockfish"))
+    except ProgramMissing as exc:
+        skip_or_fail(exc)
+        raise
+
+
+def xboard(args: list[str], work: Path, timeout: float = MATCH_SECONDS) -> tuple[str, str]:
+    """Run XBoard with `args` until it exits; (its PGN, its debug log)."""
+    exe = programs()[0]
+    pgn, debug = work / "games.pgn", work / "xboard.debug"
+    try:
+        server = XServer.xvfb()
+    except ProgramMissing as exc:
+        skip_or_fail(exc)
+        raise
+    with server as x:
+        proc = start_program([exe, "-variant", "xiangqi", *args, "-sgf", str(pgn), "-debug",
+                              "-nameOfDebugFile", str(debug), "-popupExitMessage", "false"],
+                             env=x.env(home=work), log=work / "xboard.log")
+        try:
+            rc = proc.wait(timeout)
+        except Exception:
+            stop_process(proc)
+            pytest.fail(f"XBoard did not finish within {timeout} s:\n{log_tail(debug)}")
+    assert rc == 0, f"XBoard exited with {rc}:\n{log_tail(work / 'xboard.log')}"
+    return (pgn.read_text() if pgn.exists() else ""), debug.read_text(errors="replace")
+
+
+def our_engine(module: str, dialect: str) -> str:
+    """XBoard's engine command for one of our adapters behind uci2wb (the
+    engine line is one argument of uci2wb, which splits it at spaces;
+    `debug` makes uci2wb copy both directions into XBoard's debug log)."""
+    flag = "-x" if dialect == "ucci" else "-c"
+    return f"{programs()[1]} debug {flag} '{sys.executable} -m {module} {dialect}' {ROOT}"
+
+
+def games_of(pgn: str) -> list[tuple[str, str, int]]:
+    """(Result, the final comment, the number of plies) per game of XBoard's PGN."""
+    out = []
+    for chunk in re.split(r"\n(?=\[Event )", pgn.strip()):
+        result = re.search(r'\[Result "([^"]+)"\]', chunk).group(1)
+        body = chunk.split("\n\n", 1)[1] if "\n\n" in chunk else ""
+        comments = re.findall(r"\{([^}]*)\}", body)
+        plain = re.sub(r"\{[^}]*\}", " ", body)
+        plies = len([t for t in plain.split() if not re.fullmatch(r"\d+\.+|1-0|0-1|1/2-1/2|\*", t)])
+        out.append((result, comments[-1] if comments else "", plies))
+    return out
+
+
+@pytest.mark.parametrize("module, dialect", [("reference_py", "uci"), ("tools.romengine", "ucci")])
+def test_match_against_fairy_stockfish(tmp_path, module, dialect):
+    """Two games, one with each colour, at 10 s a game: both end by the
+    rules (mate, stalemate, a draw, a flag) with every move legal."""
+    fsf = programs()[2]
+    t = time.monotonic()
+    pgn, debug = xboard(["-fcp", our_engine(module, dialect), "-firstOptions", f"Level={LEVEL}",
+                         "-scp", fsf, "-matchGames", "2", "-tc", "0:10", "-inc", "0"], tmp_path)
+    games = games_of(pgn)
+    assert len(games) == 2, pgn
+    for result, how, plies in games:
+        assert result in ("1-0", "0-1", "1/2-1/2"), (result, how)
+        assert not re.search(r"illegal|forfeit|died|crash", how, re.I), how
+        assert plies >= 6, (result, how, plies)
+    assert "Illegal move" not in debug and "died on me" not in debug
+    sent = re.findall(r"<first : # (?:position )?fen .*", debug)
+    assert sent, "uci2wb's debug output shows no position sent to our engine"
+    assert "info string error" not in debug, re.findall(r"info string error.*", debug)[:3]
+    print(f"{module} {dialect} vs Fairy-Stockfish: {[g[:2] for g in games]} in {time.monotonic() - t:.0f} s")
+
+
+def test_xboard_loads_our_pgn(tmp_path):
+    """Our PGN of an engine game as XBoard's opening: XBoard parses every
+    move of it into the same move and sends them all to the engine."""
+    game = Game(START_FEN)
+    for ply in range(24):
+        game.play(Searcher(game.pos.copy(), levels()[ply % 2], seed=ply).run().move)
+    ours = tmp_path / "ours.pgn"
+    ours.write_text(format_game(START_FEN, game.moves, red="reference", black="reference"))
+    fsf = programs()[2]
+    _, debug = xboard(["-fcp", fsf, "-scp", fsf, "-lgf", str(ours), "-lgi", "1", "-matchGames", "1",
+                       "-tc", "0:04", "-inc", "0"], tmp_path)
+    parsed = re.findall(r"Parsed (\S+) into (\S+)", debug)
+    iccs = [move_iccs(m) for m in game.moves]
+    assert [p[0] for p in parsed[:len(iccs)]] == iccs
+    assert [p[1] for p in parsed[:len(iccs)]] == iccs
+    sent = re.findall(r">first : usermove (?:\d+ >first : )?(\S+)", debug) or \
+        re.findall(r">first : (?:usermove )?([a-i]\d[a-i]\d)\b", debug)
+    assert sent[:len(iccs)] == iccs, sent[:len(iccs)]
+    assert "Illegal move" not in debug
