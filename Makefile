@@ -2,7 +2,7 @@
 #   make play   set up, build and play (a window; headless: rom/demo.gif)
 #   make test   run every test
 #   make rom    build rom/xiangqi.nes (the default)
-#   make bench  measurements: speed, node counts, strength
+#   make bench  measurements: speed, node counts (then bench/results/SUMMARY.md)
 # The first call creates .venv and installs the Python dependencies.
 
 PYTHON ?= python3
@@ -50,15 +50,21 @@ test: $(STAMP) $(ROM)
 test-full: $(STAMP) $(ROM)
 	ROMSEARCH_FULL=1 $(PY) -m pytest tests emu_tests
 
+# Each measurement target ends by rewriting bench/results/SUMMARY.md, the one
+# file that holds the numbers the README and docs/ link to (bench/summary.py).
 bench: $(STAMP) $(ROM)
 	$(PY) -m bench.engine_bench
+	$(PY) -m bench.summary
 
-# The ROM engine under py65: rules-core cycles, then search time per level;
-# then the whole cartridge in cynes: thinking time per level in real frames.
+# The ROM engine under py65: rules-core cycles, then search time per level
+# (its table goes to build/rom_search_bench.md; bench/results/rom_search_bench.md,
+# which SUMMARY.md reads, quotes a run with its context, newest first); then the
+# whole cartridge in cynes: thinking time per level in real frames.
 rom-bench: $(STAMP) $(ROM)
 	$(PY) -m bench.rom_bench
 	$(PY) -m bench.rom_search_bench --check
 	$(PY) -m bench.cynes_think_bench --out bench/results/cynes_think.md
+	$(PY) -m bench.summary
 
 # Self-play between adjacent levels (slow: tens of minutes).
 match: $(STAMP)

@@ -65,7 +65,7 @@ think_secs:      .res 1    ; NMI: seconds thought, packed BCD (99 at most)
 far_ptr:         .res 2    ; far_call: the caller's inline bytes (bank.s)
 
 ; ======================= ENGINE (zero page) ===============================
-; The position (docs/ENGINE_ROM.md): the fields of reference_py/position.py
+; The position (docs/ROM_ENGINE.md): the fields of reference_py/position.py
 ; but piece_kind (a ROM table of the code: code_kind), plus eng_mterm.
 piece_sq:        .res 32   ; padded square of each slot, 0 = captured; red 0-15, black 16-31
 counts:          .res 16   ; pieces on the board per side*8+kind
@@ -122,7 +122,7 @@ perft_ovf:       .res 1    ; perft: nonzero when a move list did not fit the mov
 ; ---- bank switching (asm/system/bank.s)
 bank_cur:        .res 1    ; the PRG bank mapped at $8000-$BFFF (only the main loop switches)
 ; ======================= UI and game ($0100-$01BF after the engine) ========
-; ---- game rules (asm/game_rules.s): the game record around the engine
+; ---- game rules (asm/game/game_rules.s): the game record around the engine
 game_ply:        .res 2    ; plies played in this game (16-bit)
 game_rep_top:    .res 1    ; index of the current position in the repetition ring
 game_nmoves:     .res 1    ; number of legal moves game_gen_legal listed
@@ -138,11 +138,11 @@ game_undo_from:  .res GAME_UNDO_PLIES  ; take-back record: from square
 game_undo_to:    .res GAME_UNDO_PLIES  ; to square
 game_undo_cap:   .res GAME_UNDO_PLIES  ; captured side*8+kind, 0 = none
 game_undo_clock: .res GAME_UNDO_PLIES  ; eng_clock before the ply
-; ---- sound (asm/sound.s)
+; ---- sound (asm/system/sound.s)
 sfx_pos:         .res 2    ; sound: offset of each channel's next step in sfx_data (pulse 1, noise)
 sfx_timer:       .res 2    ; sound: frames left of each channel's step, 0 = idle (pulse 1, noise)
 sfx_prio:        .res 2    ; sound: priority of the effect on each channel (pulse 1, noise)
-; ---- screens (title, board, menus; asm/main.s, ui_*.s; docs/UI.md)
+; ---- screens (title, board, menus; asm/ui/main.s, ui_*.s; docs/UI.md)
 ui_screen:       .res 1    ; UI_SCREEN_*: title, play, pause, game over, attract
 ui_busy:         .res 1    ; nonzero while game_think runs (the NMI animates)
 ui_players:      .res 1    ; human mask: bit 0 Red is human, bit 1 Black is human

@@ -12,8 +12,8 @@ to build/rom_search_bench.md (or --out) as well as stdout; the curated
 bench/results/rom_search_bench.md quotes such runs with their context, so
 a benchmark run never overwrites it.
 
-Targets (issue 5): strongest level median <= 10 s and max <= 30 s per move,
-weakest < 1 s, <= 2,500 cycles per node on average.
+The project's targets for these numbers are bench/summary.py's TARGET_*;
+bench/results/SUMMARY.md says whether the quoted run meets them.
 """
 from __future__ import annotations
 

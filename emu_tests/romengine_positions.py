@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from reference_py.board import BLACK, CANNON, KING, RED, WIDTH
+from reference_py.board import CANNON, KING, WIDTH
 from reference_py.fen import START_FEN, parse_fen
 from reference_py.position import Position
 

@@ -1,4 +1,4 @@
-"""asm/game_rules.s against reference_py/rules.py (Game), under py65.
+"""asm/game/game_rules.s against reference_py/rules.py (Game), under py65.
 
 Every ply of seeded random games checks: the legal-move list in generation
 order, the position after game_play and game_undo, the repetition ring

@@ -1,4 +1,4 @@
-"""eng_attacked (asm/eng_attack.s), the square attack test of quiescence's
+"""eng_attacked (asm/engine/eng_attack.s), the square attack test of quiescence's
 exchange pruning, against the reference's Position.attacked(sq, by):
 
 * every playable square (empty, own or enemy piece: the search asks about a
@@ -29,7 +29,6 @@ from bench.engine_bench import suite_fens
 from emu_tests.romengine_positions import positions
 from reference_py.board import (ADVISOR, BLACK, CANNON, ELEPHANT, EMPTY, HORSE, KING, KIND_NAMES, PAWN,
                                 PLAYABLE, RED, ROOK, SIDE_TAG, file_of, rank_of, square)
-from reference_py.fen import parse_fen
 from reference_py.position import Position
 from reference_py.rules import random_walk
 from tools.nes.engine import RomEngine
@@ -191,7 +190,7 @@ def test_attacked_on_seeded_and_hand_positions(eng):
 
 def test_attacked_on_walked_middlegames(eng):
     """Also eng_attacked's cost on q_node's questions (pytest -s prints it;
-    docs/ENGINE_ROM.md, "The attack test"); the bounds catch a slowdown."""
+    docs/ROM_ENGINE.md, "The attack test"); the bounds catch a slowdown."""
     rng = random.Random(2026)
     seen = Counter()
     cycles: list[int] = []

@@ -1,4 +1,4 @@
-"""The search's two shortcuts around the full in-check test (asm/eng_attack.s):
+"""The search's two shortcuts around the full in-check test (asm/engine/eng_attack.s):
 
 * eng_gives_check, after a make: is the side now to move in check?  It
   reads only the squares the move changed (`from`, `to`), which is exact

@@ -1,5 +1,5 @@
 """Perft through the ROM's 6502 engine (py65) equals the published numbers
-and the reference's per-move breakdown (issue 4).
+and the reference's per-move breakdown.
 
 Depths 1-3 on every position of /work/shared/positions/perft.txt (about a
 minute of py65); depth 4 runs in `python -m bench.rom_bench --perft-depth 4`.

@@ -1,4 +1,4 @@
-"""The ROM's static evaluation (asm/eng_eval.s) equals reference evaluate()
+"""The ROM's static evaluation (asm/engine/eng_eval.s) equals reference evaluate()
 on 520 random-game positions for every weight set, and the leaf evaluation
 with noise (search_eval: the 16-bit Galois LFSR) equals Searcher.eval() call
 by call for every level and a few seeds.  The lazy test e >= T

@@ -1,7 +1,7 @@
 """The ROM's move keys and picks equal the reference's lazy quiet keys
 (Searcher._gen_key, _quiet_key, _scan; docs/ENGINE.md "Move ordering keys")
 routine by routine, on lists placed anywhere in the move stack: the keys
-eng_gen writes as it pushes (asm/eng_movegen.s) with score_moves' first pick
+eng_gen writes as it pushes (asm/engine/eng_movegen.s) with score_moves' first pick
 and PV move, then score_quiets and pick (asm/engine/eng_search_order.s).  A list that ends
 at the last entry (MOVE_STACK_ENTRIES) is the case the searches rarely
 reach: score_quiets' and pick's sentinels then borrow the byte after their

@@ -1,4 +1,4 @@
-"""The sound effects (asm/sound.s): each effect under py65, with every APU
+"""The sound effects (asm/system/sound.s): each effect under py65, with every APU
 write recorded, against the table and the cycle bounds in sound.s's header;
 priorities; an NMI between any two instructions of sfx_play; and the whole
 ROM under cynes.

@@ -48,7 +48,7 @@ def parse_iccs(pos: Position, text: str) -> int:
 
 
 def _check_legal(pos: Position, move: int, text: str) -> int:
-    frm, to = move & 0xFF, move >> 8
+    frm = move & 0xFF
     piece = kind_at(pos, frm)
     name = move_iccs(move)[:2]
     if piece is None:

@@ -110,7 +110,7 @@ class Searcher:
         self.use_lmr = lmr
         self.use_delta = delta
         # Lazy quiet keys (docs/ENGINE.md "Move ordering keys"); False = the
-        # old rule, every key at generation (kept for bench measurements).
+        # eager rule, every key at generation (for comparisons in bench/).
         self.lazy = lazy
         # Forward pruning (config/search.yaml `pruning:`; the ROM implements futility, RFP
         # and quiescence exchange pruning).
@@ -189,7 +189,7 @@ class Searcher:
 
         Most lists end (a cutoff) before any quiet move is tried, so the quiet
         moves are keyed only when a pick first needs them (_pick_lazy); with
-        lazy=False (the old rule, for measurements) every key is final here.
+        lazy=False (the eager rule, for comparisons) every key is final here.
         """
         if move == pv_move:
             return KEY_PV

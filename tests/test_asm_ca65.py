@@ -152,7 +152,7 @@ def test_random_expressions_match_ca65(tmp_path_factory, exprs):
     (tmp / "e.cfg").write_text(CFG.read_text())
     try:
         ref = build_with_ca65([str(tmp / "e.s")], str(tmp / "e.cfg"), cwd=str(tmp))
-    except OracleError as e:  # e.g. a syntax ca65 rejects: then we must reject it too
+    except OracleError:  # e.g. a syntax ca65 rejects: then we must reject it too
         with pytest.raises(Exception):
             assemble_and_link([str(tmp / "e.s")], str(tmp / "e.cfg"))
         return
@@ -211,7 +211,7 @@ def test_random_operands_match_ca65(tmp_path_factory, lines):
     srcs = [str(tmp / "o.s"), str(tmp / "x.s")]
     try:
         ref = build_with_ca65(srcs, str(tmp / "o.cfg"), cwd=str(tmp))
-    except OracleError as e:
+    except OracleError:
         with pytest.raises(Exception):
             assemble_and_link(srcs, str(tmp / "o.cfg"))
         return

@@ -242,7 +242,7 @@ def test_ply_sizes_follow_the_levels(tmp_path):
 
 
 def test_weakness_tables_reach_the_rom(generated):
-    """eng_eval's per-piece weights (asm/eng_eval.s weak_red / weak_black),
+    """eng_eval's per-piece weights (asm/engine/eng_eval.s weak_red / weak_black),
     per set: the weights with the sign of the side they count against, the
     cannon's [3 - min(pieces between, 3)], the tempo as 16-bit."""
     from reference_py.evaluate import build_tables

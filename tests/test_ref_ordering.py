@@ -56,7 +56,7 @@ def test_generation_keys_only_pv_and_captures():
             assert k == s._capture_key(m)
         else:
             assert k == KEY_QUIET
-    # the old rule keys everything at once
+    # the eager rule (lazy=False) keys everything at once
     old = searcher(lazy=False)
     old.hist = list(s.hist)
     old.killers[0] = list(s.killers[0])
@@ -94,7 +94,7 @@ def test_quiet_keys_use_the_history_at_pick_time(quiet_order):
     # keyed once: the quiet keys left are the history >> 1 of that moment
     assert keys[ncap] == 45 and keys[ncap + 1:] == [0] * (len(moves) - ncap - 1)
 
-    # the old rule keyed the quiet moves (all 0) before the reward: list order among them
+    # the eager rule keys the quiet moves (all 0) before the reward: list order among them
     old = searcher(lazy=False)
     omoves = old.pos.generate()
     okeys = old._keys(omoves, 0, 0, quiet_order)

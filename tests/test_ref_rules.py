@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from reference_py.board import BLACK, RED
 from reference_py.fen import START_FEN, format_fen, parse_fen
 from reference_py.rules import DRAW_PLIES, Game, Outcome

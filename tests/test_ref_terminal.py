@@ -4,8 +4,6 @@ from __future__ import annotations
 import io
 import re
 
-import pytest
-
 import reference_py.terminal as terminal
 from reference_py.board import BLACK, RED
 from reference_py.fen import START_FEN

@@ -572,7 +572,7 @@ yes:
 ; Since only `from` (now empty) and `to` (now the mover) changed, and the
 ; full test found no attack before the move, only the parts of the test
 ; that read one of them can have changed, and only those run (docs/
-; ENGINE_ROM.md, "The gives-check test"): the king's ray through `from`,
+; ROM_ENGINE.md, "The gives-check test"): the king's ray through `from`,
 ; the king's ray through `to` (each the whole ray: rook or king first,
 ; cannon second; once when they are the same ray), the horse pair whose leg
 ; is `from`, the mover itself as a horse (`to` a horse square, its leg
@@ -895,7 +895,7 @@ skip:
 ; Cycles: 74-701, median 254 over every square of the test positions; 286
 ;   median, 584 at most on q_node's questions (the targets of captures in
 ;   middlegames, emu_tests/test_romengine_attacked.py); 280 on average in a
-;   Master search (bench.rom_profile; docs/ENGINE_ROM.md, "The attack test").
+;   Master search (bench.rom_profile; docs/ROM_ENGINE.md, "The attack test").
 .proc eng_attacked
   sty asq
   tax                  ; X = side

@@ -298,8 +298,7 @@ below:
 ; Cycles (to the final RTS): 92-94 with a material+PST set ("basic"); with
 ;   the knowledge terms ("full") 357 / 458 / 793 (min / median / max over
 ;   the 520 positions of emu_tests/test_romsearch_eval.py, which prints
-;   them; 276 / 395 / 958 before the lazy evaluation, which computes both
-;   sides' weaknesses separately and compares with T).
+;   them).
 .proc eng_eval
   lda #$FF
   sta eval_t
@@ -326,7 +325,7 @@ below:
 ;   the knowledge terms ("full"), over thresholds around e on 130 of the
 ;   test positions (emu_tests/test_romsearch_eval.py prints them): 250
 ;   (median) when the bound settles e >= T, 347 / 444 / 781 (min / median /
-;   max) when e < T; in the Master search see docs/SEARCH_ROM.md.
+;   max) when e < T; in a search: bench.rom_profile.
 .proc eng_eval_ge
   ldx eng_vset
   lda ev_knowledge,x
@@ -437,9 +436,7 @@ black:
 ; Input: A, Y, kq, eng_vset.  Output: A, C = 0.  Uses wsum.  Clobbers X, Y.
 ; Cycles: 60 + 13 per empty square between + 22 per other piece between
 ;   (the JSR included); 106 a call of its own on average in the Master
-;   search (bench.rom_profile --level Master --positions 4 --skip 2; 179
-;   before this walk, which tests for the king only at a piece and stops at
-;   the third).
+;   search (bench.rom_profile --level Master --positions 4 --skip 2).
 .proc ev_cannon
   sta wsum
   ldx #3               ; counts the pieces between down, 0 at the third

@@ -50,7 +50,7 @@
 .include "search_macros.inc"
 
 ; The shared locals the host reads and writes around single routines
-; (tools/romsearch.py, emu_tests/test_romsearch_*.py).
+; (tools/nes/search.py, emu_tests/test_romsearch_*.py).
 .export rv, eval_t, pick_best, pv_move_from, pv_move_to
 
 .assert SEARCH_PLIES <= MAX_PLY, error, "per-ply arrays larger than MAX_PLY"
@@ -83,8 +83,8 @@
 ;   (including the caller's return address; the lowest S after a JSR, PHA
 ;   or PHP over the 12 suite positions at Master is $DB, entered at $FD).
 ; Clobbers A, X, Y.
-; Cycles: 3,000-3,700 per node on average by level (bench/rom_search_bench.py,
-;   results in bench/results/rom_search_bench.md).
+; Cycles: per node on average, by level: bench/results/SUMMARY.md
+;   (bench/rom_search_bench.py).
 .proc eng_search
   sta s_level
   tax

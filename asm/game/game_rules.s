@@ -1,7 +1,7 @@
 ; game_rules.s: the game around the engine (reference_py/rules.py, Game).
 ;
 ; The position of the game is the engine's own (board, piece lists, side,
-; clock, key: docs/ENGINE_ROM.md).  This layer adds what a game needs and a
+; clock, key: docs/ROM_ENGINE.md).  This layer adds what a game needs and a
 ; search does not: the legal moves of the side to move, playing a move for
 ; good, the repetition ring the search and the game rules read, a take-back
 ; record, the game's outcome, and the computer's move.

@@ -15,7 +15,7 @@ Writes:
 
 Colour-index convention (tools/rom/chr.py reads the indexes of the indexed PNGs;
 the PNG palette is only a preview, the NES colours come from palette_table in
-asm/board_view.s):
+asm/ui/board_view.s):
   background palette 0 (board):  0 wood, 1 grid lines, 2 piece face, 3 ink/frame
   background palette 1 (red):    0 wood, 1 grid lines, 2 piece face, 3 red ink
   background palette 2 (black):  0 wood, 1 grid lines, 2 piece face, 3 black ink
@@ -39,7 +39,7 @@ background pattern table, so it holds a copy of the font):
   $20-$5F    the 8x8 font again (title text, drawn by code as ASCII)
   $60-...    title art (big 象棋, big XIANGQI, frame), deduplicated
 
-Title nametable RLE (asm/title_nametable.s, decoded by ui_title.s): a
+Title nametable RLE (asm/ui/title_nametable.s, decoded by ui_title.s): a
 sequence of runs, each a control byte c then data: c = 0 ends the data;
 c = 1-127: c literal bytes follow; c = $81-$FF: one byte follows, repeated
 c - $80 times.  The 1,024 decoded bytes are the nametable then attributes.
@@ -47,7 +47,6 @@ c - $80 times.  The 1,024 decoded bytes are the nametable then attributes.
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 

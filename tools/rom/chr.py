@@ -11,7 +11,7 @@ Palette convention (the art in assets/ follows the first rule):
   * An indexed PNG (mode "P") gives the colour index directly: pixel value
     0-3 is the NES colour index in the tile.  The PNG's own palette only
     serves to preview the art; the NES colours come from the ROM's palette
-    table (asm/board_view.s).
+    table (asm/ui/board_view.s).
   * Any other image (RGB, RGBA, greyscale) is mapped through a declared
     palette of exactly 4 colours, index 0 first.  The default palette is
     black, dark grey, light grey, white (#000000,#555555,#AAAAAA,#FFFFFF).
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from PIL import Image
 

@@ -101,7 +101,7 @@ def _level_text(name: str) -> str:
 # in reference_py.
 ROM_PRUNING = ("futility_margin1", "futility_margin2", "rfp_depth", "rfp_margin", "qs_exchange")
 ROM_RFP_MAX_DEPTH = 2            # prune_setup evaluates only at depth <= 2
-# step_rel (asm/eng_attack.s eng_attacked): what a piece standing `delta`
+# step_rel (asm/engine/eng_attack.s eng_attacked): what a piece standing `delta`
 # squares from a square (delta = piece - square, |delta| <= STEP_REL_REACH)
 # can do to it.  The markers are below every horse-leg entry (legs are
 # +-10, +-12: $0A, $0C, $F4, $F6 as bytes, all >= STEP_HORSE_MIN).
@@ -199,7 +199,7 @@ def _check_pruning(yaml_path: Path, pruning) -> None:
         fail("rfp_depth", f"the ROM supports reverse futility up to depth {ROM_RFP_MAX_DEPTH}")
 
 
-# eng_eval (asm/eng_eval.s) sums the per-piece terms by the side they count
+# eng_eval (asm/engine/eng_eval.s) sums the per-piece terms by the side they count
 # against, as that side's "weakness" W >= 0: its horses' blocked legs and
 # its elephants' blocked eyes, the enemy's rooks and cannons on its king's
 # file.  From the side to move's view e = base - W(own) + W(enemy), so
@@ -322,10 +322,10 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     c += [f"EVAL_SET_{n.upper():<8} = {i}" for i, n in enumerate(set_names)]
     c += [f"LEVEL_COUNT      = {len(levels)}", "LEVEL_FLAG_KILLERS = $01", "LEVEL_FLAG_HISTORY = $02",
           "LEVEL_NAME_LEN   = 8    ; panel text per level (lvl_name_text)",
-          "; ---- evaluation bounds the build checked (_check_eval; asm/eng_eval.s)",
+          "; ---- evaluation bounds the build checked (_check_eval; asm/engine/eng_eval.s)",
           f"WEAKNESS_MAX     = {WEAKNESS_MAX}   ; the per-piece terms against one side, at most",
           f"EVAL_ABS_MAX     = ${EVAL_ABS_MAX:04X} ; |the evaluation and its intermediates|, at most"]
-    # search (issue 5, asm/engine/eng_search*.s): reductions, bounds and the per-ply
+    # search (asm/engine/eng_search*.s): reductions, bounds and the per-ply
     # array sizes the levels need (ply_sizes; the PV rows at plies below depth)
     c += ["; ---- search (asm/engine/eng_search*.s; search.py constants and level maxima)",
           f"NULL_MIN_DEPTH   = {scfg.null_move_min_depth}   ; config/search.yaml", f"NULL_REDUCTION   = {S.NULL_REDUCTION}",
@@ -395,7 +395,7 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     t += ["", "; ---- knowledge tables (evaluate.build_tables), per weight set"]
     t += ["ev_knowledge: ; 1 = the set has leaf knowledge terms"] + _bytes(int(tb.knowledge) for tb in tables)
     t += _table16("ev_tempo", [tb.tempo for tb in tables], "the tempo bonus per set (16-bit)")
-    # the per-piece terms as weaknesses (asm/eng_eval.s WEAKNESS, eng_eval_ge)
+    # the per-piece terms as weaknesses (asm/engine/eng_eval.s WEAKNESS, eng_eval_ge)
     wk = [weakness_weights(tb) for tb in tables]
     t += ["; per-piece terms as weaknesses of the side they count against (eng_eval.s),",
           "; index = set: per blocked horse leg, per blocked elephant eye, per enemy rook",
@@ -419,7 +419,7 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     t += ["; history bonus by remaining depth 1..8 (index depth-1)", "history_bonus:"]
     t += _bytes(scfg.history_bonus)
     t += _table16("material_value", [0] + [cfg.material[k] for k in range(1, 8)], "[kind 0..7]")
-    t += [f"; [capturer kind * 8 + victim kind]: 1 when the capturer is worth at least",
+    t += ["; [capturer kind * 8 + victim kind]: 1 when the capturer is worth at least",
           f"; pruning.qs_exchange = {scfg.pruning.qs_exchange} more (q_node's exchange test)", "exchange_prune:"]
     t += _bytes(exchange_prune(cfg.material, scfg.pruning.qs_exchange), 8)
     t += ["; [piece - square + STEP_REL_REACH]: STEP_KING / STEP_ADVISOR / STEP_ELEPHANT",
@@ -439,7 +439,7 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
         (1 if lv.killers else 0) | (2 if lv.history else 0) for lv in levels)
     names = ["; panel text: 8 characters per level (ASCII = font tile numbers)", "lvl_name_text:"]
     names += [f'  .byte "{_level_text(lv.name)}"   ; {lv.name}' for lv in levels]
-    # search issue 5 (asm/eng_eval.s): the count-based knowledge tables of all
+    # eng_eval (asm/engine/eng_eval.s): the count-based knowledge tables of all
     # weight sets back to back, so `lda table,y` with Y = evk_base_N[set] + i
     # reads them without pointers
     t += ["", "; ---- knowledge tables of all weight sets back to back (eng_eval.s)"]

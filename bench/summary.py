@@ -1,0 +1,397 @@
+"""bench/results/SUMMARY.md: every number that changes, in one generated file.
+
+    python -m bench.summary            # (re)write bench/results/SUMMARY.md
+    python -m bench.summary --check    # exit 1 if it differs from what would be written
+
+Sizes, timings, cycles per node, node counts and strength scores change with
+every build, benchmark run or tuning.  Copied by hand into README.md and
+docs/, they drift apart; so the prose there explains what is measured and
+how, and links here, and this module writes the numbers from their sources,
+each with the command that produces it:
+
+* the build: rom/xiangqi.map.json (PRG used and free per bank, RAM used and
+  headroom per area, the file's size) and config/difficulty.yaml (the levels);
+* bench/results/rom_search_bench.md: the ROM's search under py65 (NES
+  seconds per move, cycles per node);
+* bench/results/cynes_think.md: the whole cartridge in cynes (real frames);
+* bench/results/engine_bench.md: the reference's node counts per level and
+  the history heuristic's effect;
+* bench/results/strength.md: self-play between adjacent levels.
+
+The results files are markdown: the benchmarks write two of them whole, and
+two are curated records that quote runs with their context, the current
+configuration first.  A table is found by its column names (extra columns
+and columns in another order are fine), the first such table in the file
+being the current one; a missing table, column or number stops the run with
+`file:line: what is wrong` and writes nothing.  No benchmark runs here:
+`make bench` and `make rom-bench` run this at their end, and
+tests/test_summary.py fails when SUMMARY.md is stale.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools.atomic import write_atomic  # noqa: E402
+from tools.nes.timing import NES_HZ, NTSC_FPS  # noqa: E402
+from tools.rom import memory_map  # noqa: E402
+from tools.rom.files import MAP, ROM, ensure_rom  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results"
+SUMMARY = RESULTS / "SUMMARY.md"
+ROM_SEARCH = RESULTS / "rom_search_bench.md"
+CYNES = RESULTS / "cynes_think.md"
+ENGINE = RESULTS / "engine_bench.md"
+STRENGTH = RESULTS / "strength.md"
+
+
+class SummaryError(Exception):
+    """A source that cannot be read as expected; the message names file and line."""
+
+
+@dataclass
+class Table:
+    """A markdown table: its file, the line of its header row, the nearest
+    heading above it, the column names and the rows (cells by column name,
+    each with its line)."""
+    path: Path
+    line: int
+    heading: str
+    columns: list[str]
+    rows: list[tuple[int, dict[str, str]]]
+
+    def where(self, line: int | None = None) -> str:
+        return f"{_rel(self.path)}:{self.line if line is None else line}"
+
+
+def _rel(path: Path) -> str:
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def tables(path: Path) -> list[Table]:
+    """Every table of a markdown file, in order."""
+    if not path.exists():
+        raise SummaryError(f"{_rel(path)}: missing (run the benchmark that writes it)")
+    lines = path.read_text().splitlines()
+    out: list[Table] = []
+    heading = ""
+    i = 0
+    while i < len(lines):
+        text = lines[i].strip()
+        if text.startswith("#"):
+            heading = text.lstrip("#").strip()
+        if (text.startswith("|") and i + 1 < len(lines)
+                and re.fullmatch(r"\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*", lines[i + 1].strip())):
+            columns = _cells(text)
+            table = Table(path, i + 1, heading, columns, [])
+            i += 2
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                cells = _cells(lines[i])
+                if len(cells) != len(columns):
+                    raise SummaryError(f"{_rel(path)}:{i + 1}: {len(cells)} cells in a row of a table "
+                                       f"with {len(columns)} columns")
+                table.rows.append((i + 1, dict(zip(columns, cells))))
+                i += 1
+            out.append(table)
+            continue
+        i += 1
+    return out
+
+
+def find_table(path: Path, columns: list[str], heading: str | None = None) -> Table:
+    """The first table of path that has all these columns (and, if given,
+    whose heading contains `heading`)."""
+    for t in tables(path):
+        if all(c in t.columns for c in columns) and (heading is None or heading in t.heading):
+            if not t.rows:
+                raise SummaryError(f"{t.where()}: the table has no rows")
+            return t
+    under = f" under a heading containing '{heading}'" if heading else ""
+    raise SummaryError(f"{_rel(path)}: no table with the columns {', '.join(columns)}{under}")
+
+
+def number(table: Table, line: int, text: str) -> float:
+    """A cell's number ("3,559", "8.80", "93.8%", "**8.80**"), or an error naming the cell."""
+    return _parse(table, line, text)[0]
+
+
+def _parse(table: Table, line: int, text: str) -> tuple[float, int, str]:
+    """(value, decimals, suffix) of a numeric cell."""
+    m = re.fullmatch(r"[*_]*([−+-]?)([\d,]*)(?:\.(\d+))?\s*(%?)[*_]*", text.strip())
+    if not m or not (m.group(2) or m.group(3)) or not re.fullmatch(r"\d{1,3}(,\d{3})*|\d*", m.group(2)):
+        raise SummaryError(f"{table.where(line)}: '{text}' is not a number")
+    sign = "-" if m.group(1) in "−-" and m.group(1) else ""
+    value = float(f"{sign}{m.group(2).replace(',', '') or '0'}.{m.group(3) or '0'}")
+    return value, len(m.group(3) or ""), m.group(4)
+
+
+def column(table: Table, line: int, row: dict[str, str], name: str, signed: bool = False) -> str:
+    """A numeric cell, checked and written the one way this file writes
+    numbers: thousands separated by commas, the decimals the source gave."""
+    value, decimals, suffix = _parse(table, line, row[name])
+    return f"{value:{'+' if signed else ''},.{decimals}f}{suffix}"
+
+
+def fraction(table: Table, line: int, row: dict[str, str], name: str) -> str:
+    """A cell holding "a/b" (depth min/median, positions at the cap / all), each part checked."""
+    parts = [p.strip() for p in row[name].split("/")]
+    if len(parts) != 2:
+        raise SummaryError(f"{table.where(line)}: '{row[name]}' is not 'a/b'")
+    for p in parts:
+        number(table, line, p)
+    return " / ".join(parts)
+
+
+# ---- the build
+
+def build_section(map_path: Path = MAP) -> list[str]:
+    """PRG per bank, RAM per area, the file's size: from the linker's map."""
+    m = memory_map.load(map_path)
+    out_areas = [a for a in m["memory"].values() if a["in_output"]]
+    file_size = sum(a["size"] for a in out_areas)
+    header = sum(a["size"] for a in out_areas if a["kind"] == "header")
+    banks = memory_map.bank_rows(map_path)
+    prg = sum(r["used"] + r["free"] for r in banks)
+    chr_areas = [a for a in out_areas if a["kind"] == "chr"]
+    chr_text = f"{sum(a['size'] for a in chr_areas):,} bytes of CHR ROM" if chr_areas else "no CHR ROM (CHR-RAM)"
+    ram = memory_map.budget_rows(map_path)
+    ram_used, ram_size = sum(r["used"] for r in ram), sum(r["size"] for r in ram)
+    lines = [
+        "## The cartridge (the build)",
+        "",
+        "Command: `make rom` (`python -m tools.build_rom`); source: `rom/xiangqi.map.json`, the",
+        "linker's map.  docs/MEMORY.md has the same budget with every variable.",
+        "",
+        f"`rom/xiangqi.nes`: {file_size:,} bytes: a {header}-byte header, {prg // 1024} KiB of PRG ROM "
+        f"in {len(banks)} banks, {chr_text}.",
+        "",
+        f"PRG ROM: {sum(r['used'] for r in banks):,} bytes used, {sum(r['free'] for r in banks):,} free.",
+        "",
+        "| bank | at | used | free |",
+        "|---:|---|---:|---:|",
+    ]
+    for r in banks:
+        name = r["role"].split(":")[0] if ":" in r["role"] else "free"
+        lines.append(f"| {r['bank']} ({name}) | {r['range']} | {r['used']:,} | {r['free']:,} |")
+    lines += [
+        "",
+        f"RAM: {ram_used:,} of {ram_size:,} bytes used, {ram_size - ram_used} free.",
+        "",
+        "| area | range | used | size | headroom |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for r in ram:
+        lines.append(f"| {r['area']} (`{r['segment']}`) | {r['range']} | {r['used']:,} | {r['size']:,} "
+                     f"| {r['headroom']} |")
+    return lines
+
+
+def levels_section() -> list[str]:
+    """The levels as configured (config/difficulty.yaml, through the reference)."""
+    from reference_py.search import levels
+    lines = [
+        "## The levels",
+        "",
+        "Source: `config/difficulty.yaml` (`python -m reference_py levels`); both engines read it.",
+        "",
+        "| level | depth | quiescence | eval | node cap | noise |",
+        "|---|---:|---:|---|---:|---:|",
+    ]
+    for lv in levels():
+        noise = f"±{(lv.noise + 1) // 2}" if lv.noise else "0"
+        lines.append(f"| {lv.name} | {lv.depth} | {lv.qdepth} | {lv.eval} | {lv.nodes:,} | {noise} |")
+    return lines
+
+
+# ---- the results files
+
+# The project's targets for the NES's thinking time (seconds per move, NES
+# time) and the search's cost, checked against the py65 measurements.
+TARGET_STRONGEST_MEDIAN_S = 10.0
+TARGET_STRONGEST_MAX_S = 30.0
+TARGET_WEAKEST_MAX_S = 1.0
+TARGET_CYCLES_PER_NODE = 2500
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "not met"
+
+
+def rom_search_section(path: Path = ROM_SEARCH) -> list[str]:
+    t = find_table(path, ["level", "nodes median", "nodes max", "at cap", "depth min/median",
+                          "s median", "s max", "cycles/node"])
+    checked = "mismatches" in t.columns
+    lines = [
+        "## The ROM's search under py65",
+        "",
+        "Command: `python -m bench.rom_search_bench --check` (`make rom-bench`): the ROM's",
+        "search on the 40 positions of bench/middlegames.fen, seed 0; NES seconds = 6502 cycles",
+        f"/ {NES_HZ:,} Hz; cycles per node = all cycles / all nodes; mismatches = positions",
+        "where the ROM's move, score, nodes, depth or PV differ from the reference's.  Source:",
+        f"the first table of `{_rel(path)}`, which quotes the run with its context.",
+        "",
+        "| level | NES s median | NES s max | cycles per node | nodes median | nodes max | at cap "
+        "| depth min / median |" + (" mismatches |" if checked else ""),
+        "|---|---:|---:|---:|---:|---:|---:|---|" + ("---:|" if checked else ""),
+    ]
+    for line, r in t.rows:
+        lines.append(f"| {r['level']} | {column(t, line, r, 's median')} | {column(t, line, r, 's max')} | "
+                     f"{column(t, line, r, 'cycles/node')} | {column(t, line, r, 'nodes median')} | "
+                     f"{column(t, line, r, 'nodes max')} | {fraction(t, line, r, 'at cap')} | "
+                     f"{fraction(t, line, r, 'depth min/median')} |"
+                     + (f" {column(t, line, r, 'mismatches')} |" if checked else ""))
+    (l0, weakest), (l1, strongest) = t.rows[0], t.rows[-1]
+    per_node = [number(t, line, r["cycles/node"]) for line, r in t.rows]
+    lines += [
+        "",
+        "Targets (set in `bench/summary.py`):",
+        "",
+        f"* {strongest['level']}'s median move at most {TARGET_STRONGEST_MEDIAN_S:g} s: "
+        f"{_met(number(t, l1, strongest['s median']) <= TARGET_STRONGEST_MEDIAN_S)} "
+        f"({column(t, l1, strongest, 's median')} s);",
+        f"* {strongest['level']}'s longest move at most {TARGET_STRONGEST_MAX_S:g} s: "
+        f"{_met(number(t, l1, strongest['s max']) <= TARGET_STRONGEST_MAX_S)} "
+        f"({column(t, l1, strongest, 's max')} s);",
+        f"* {weakest['level']}'s longest move under {TARGET_WEAKEST_MAX_S:g} s: "
+        f"{_met(number(t, l0, weakest['s max']) < TARGET_WEAKEST_MAX_S)} ({column(t, l0, weakest, 's max')} s);",
+        f"* at most {TARGET_CYCLES_PER_NODE:,} cycles per node at every level: "
+        f"{_met(max(per_node) <= TARGET_CYCLES_PER_NODE)} ({min(per_node):,.0f}-{max(per_node):,.0f}, "
+        f"{min(per_node) / TARGET_CYCLES_PER_NODE:.2f}-{max(per_node) / TARGET_CYCLES_PER_NODE:.2f} times the target).",
+    ]
+    return lines
+
+
+def cynes_section(path: Path = CYNES) -> list[str]:
+    t = find_table(path, ["level", "replies", "median s", "max s", "dropped frames"])
+    lines = [
+        "## The cartridge thinking, in cynes",
+        "",
+        "Command: `python -m bench.cynes_think_bench --out bench/results/cynes_think.md`",
+        "(`make rom-bench`): the whole cartridge with its NMIs running, the computer's first",
+        f"replies of a game from the opening, timed in real frames ({NTSC_FPS} a second); dropped",
+        f"frames = frames in which `nmi_count` did not advance by one.  Source: `{_rel(path)}`.",
+        "",
+        "| level | replies | median s | max s | dropped frames |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for line, r in t.rows:
+        lines.append(f"| {r['level']} | {column(t, line, r, 'replies')} | {column(t, line, r, 'median s')} | "
+                     f"{column(t, line, r, 'max s')} | {column(t, line, r, 'dropped frames')} |")
+    return lines
+
+
+def engine_section(path: Path = ENGINE) -> list[str]:
+    t = find_table(path, ["level", "median nodes", "mean", "max", "depth reached (min/median)", "capped"])
+    lines = [
+        "## The reference's nodes per move",
+        "",
+        "Command: `python -m bench.engine_bench` (`make bench`): the reference engine on the 40",
+        "positions of bench/middlegames.fen; node counts are exact, and the ROM's equal them.",
+        f"Source: `{_rel(path)}`.",
+        "",
+        "| level | median | mean | max | at cap | depth min / median |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for line, r in t.rows:
+        lines.append(f"| {r['level']} | {column(t, line, r, 'median nodes')} | {column(t, line, r, 'mean')} | "
+                     f"{column(t, line, r, 'max')} | {fraction(t, line, r, 'capped')} | "
+                     f"{fraction(t, line, r, 'depth reached (min/median)')} |")
+    h = find_table(path, ["median nodes", "mean nodes", "max", "vs. neither"])
+    lines += [
+        "",
+        "Move ordering (same source): the strongest level without its node cap, with the",
+        "history heuristic and the killers switched on and off; the last column compares the",
+        "mean nodes with neither.",
+        "",
+        "| configuration | median | mean | max | vs. neither |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for line, r in h.rows:
+        lines.append(f"| {r[h.columns[0]]} | {column(h, line, r, 'median nodes')} | "
+                     f"{column(h, line, r, 'mean nodes')} | {column(h, line, r, 'max')} | "
+                     f"{column(h, line, r, 'vs. neither', signed=True)} |")
+    return lines
+
+
+def strength_section(path: Path = STRENGTH) -> list[str]:
+    t = find_table(path, ["stronger vs weaker", "games", "wins", "draws", "losses", "score"],
+                   heading="current config")
+    lines = [
+        "## Strength: adjacent levels in self-play",
+        "",
+        "Command: `python -m bench.match STRONGER WEAKER --games 40 --seed S` (`make match`",
+        "plays every adjacent pair): the reference engine, each seeded opening played with both",
+        "colours; score = (wins + draws / 2) / games, for the stronger level.  Source: the",
+        f"table of the current configuration in `{_rel(path)}`.",
+        "",
+        "| stronger vs weaker | games | wins | draws | losses | score |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for line, r in t.rows:
+        games, wins, draws = (number(t, line, r[c]) for c in ("games", "wins", "draws"))
+        if wins + draws + number(t, line, r["losses"]) != games:
+            raise SummaryError(f"{t.where(line)}: wins, draws and losses do not add up to the games")
+        score = number(t, line, r["score"])
+        if abs(score - 100 * (wins + draws / 2) / games) > 0.06:
+            raise SummaryError(f"{t.where(line)}: the score {r['score']} is not (wins + draws / 2) / games")
+        lines.append(f"| {r['stronger vs weaker']} | {column(t, line, r, 'games')} | {column(t, line, r, 'wins')} | "
+                     f"{column(t, line, r, 'draws')} | {column(t, line, r, 'losses')} | "
+                     f"{column(t, line, r, 'score')} |")
+    return lines
+
+
+def render(map_path: Path = MAP) -> str:
+    """The whole of SUMMARY.md."""
+    parts = [
+        ["# Sizes and measurements",
+         "",
+         "Generated by `python -m bench.summary` from the build and the results files named in",
+         "each section; do not edit it by hand.  `make bench` and `make rom-bench` rewrite it",
+         "at their end, and `tests/test_summary.py` fails when it is stale.  What each number",
+         "measures and how is explained where it is used: README.md, docs/ROM_ENGINE.md,",
+         "docs/ENGINE.md."],
+        build_section(map_path),
+        levels_section(),
+        rom_search_section(ROM_SEARCH),
+        cynes_section(CYNES),
+        engine_section(ENGINE),
+        strength_section(STRENGTH),
+    ]
+    return "\n\n".join("\n".join(p) for p in parts) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        ensure_rom()
+        if not ROM.exists():
+            raise SummaryError(f"{_rel(ROM)}: missing after the build")
+        text = render()
+    except SummaryError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if "--check" in argv:
+        if SUMMARY.exists() and SUMMARY.read_text() == text:
+            return 0
+        print(f"{_rel(SUMMARY)} is stale: run python -m bench.summary", file=sys.stderr)
+        return 1
+    write_atomic(SUMMARY, text.encode())
+    print(f"wrote {_rel(SUMMARY)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
