@@ -15,8 +15,8 @@ RAM read by name from the map JSON as everywhere.  A step waits, inside the
 page, until that many frames have run and been drawn (xiangqi.afterFrames),
 then takes a snapshot: no sleeps.  Buttons are pressed with real keys
 through WebDriver (the page's keys: those of `make play`); the page holds
-every press at least 3 frames, so a key sent down and up at once is one
-press.  Waits are bounded in frames of the page and raise WaitTimeout.
+every press at least xiangqi.MIN_PRESS_FRAMES frames, so a key sent down
+and up at once is one press.  Waits are bounded in frames of the page and raise WaitTimeout.
 
 Chromium needs its flags for this machine: headless, no sandbox (root), no
 GPU, and none of its background connections (the network is closed: they
@@ -38,7 +38,6 @@ from tools.nes.console import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, Consol
 from tools.nes.linkmap import LinkMap
 
 RAM_SIZE = 0x800
-MIN_PRESS_FRAMES = 3            # web/xiangqi.js: every press lasts at least this long
 LOAD_TIMEOUT = 30.0             # seconds: the page, a script, the cartridge starting
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -131,6 +130,7 @@ class PageConsole(Console):
         self.picture: Image.Image | None = None
         driver.get(url)
         self.step(1)
+        self.min_press = driver.execute_script("return xiangqi.MIN_PRESS_FRAMES")  # every press lasts this long
 
     # ---- the page's state -------------------------------------------------
     def _take(self, shot: dict) -> None:
@@ -188,7 +188,7 @@ class PageConsole(Console):
 
     def hold(self, buttons: int, frames: int = 2) -> None:
         """Keys down for the buttons, `frames` frames (at least the page's
-        MIN_PRESS_FRAMES), then up."""
+        minimum press), then up."""
         from selenium.webdriver.common.action_chains import ActionChains
         keys = [key_of(bit) for bit in JSNES_BUTTONS.values() if buttons & bit]
         if not keys:
@@ -197,21 +197,22 @@ class PageConsole(Console):
         for key in keys:
             down.key_down(key)
         down.perform()
-        if frames > MIN_PRESS_FRAMES:
+        if frames > self.min_press:
             self.step(frames)
         up = ActionChains(self.driver)
         for key in keys:
             up.key_up(key)
         up.perform()
 
-    def press(self, buttons: int, frames: int = MIN_PRESS_FRAMES, release: int = 4) -> None:
+    def press(self, buttons: int, frames: int = 3, release: int = 4) -> None:
         """Press and release, then wait until the page has run the press and
         `release` frames without it, so the cartridge saw exactly one press.
         The key events are handled before WebDriver answers, so the wait
         starts after them: the page's count of presses checks it."""
         before = self.presses
         self.hold(buttons, frames)
-        counted = self.step(MIN_PRESS_FRAMES + release) - before
+        latched = self.min_press if frames <= self.min_press else 0     # frames still held after the key-up
+        counted = self.step(latched + release) - before
         if counted != bin(buttons).count("1"):
             raise AssertionError(f"the page had counted {counted} presses for {bin(buttons).count('1')} "
                                  f"keys when the wait for their release began ({self.where()})")

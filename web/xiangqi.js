@@ -112,7 +112,13 @@
         soundLine.textContent = "No sound: this browser has no Web Audio.";
         return;
       }
-      this.context = new AudioContext({ sampleRate: SAMPLE_RATE });
+      try {
+        this.context = new AudioContext({ sampleRate: SAMPLE_RATE });   // jsnes makes 48 kHz
+      } catch (error) {
+        soundLine.textContent = `No sound: ${error.message || error}`;
+        this.start = () => {};
+        return;
+      }
       this.context.audioWorklet
         .addModule(document.body.dataset.soundWorklet)
         .then(() => {
@@ -394,6 +400,7 @@
       return { state: ctx ? ctx.state : "not started", ready: !!sound.node, samples: sound.samples, loud: sound.loud };
     },
     KEYMAP,
+    MIN_PRESS_FRAMES,
     // RAM ($0000-$07FF) and the frame count, read between frames; with
     // `picture`, also the canvas as a PNG data URL (the same frame).
     snapshot(picture = false) {
