@@ -21,6 +21,8 @@ One run, from power-on (emu_tests/browser_harness.py drives the page):
   * the page is saved as $SCREENSHOT_OUT/web.png (default
     <tmp>/xiangqi-screenshots), and as docs/screenshots/web.png for the
     README when that is missing or UPDATE_SCREENSHOTS=1;
+  * at a desk the on-screen pad is hidden; on a touch screen (Chromium's
+    touch emulation) it shows, the screen still crisp beside it;
   * R (Reset) brings the title back, the frames counting on; Power cycle
     brings it back from frame 0; the on-screen Right
     button, touched (real touch events), changes the players;
@@ -88,6 +90,10 @@ def shown_canvas(driver) -> tuple[Image.Image, int]:
     x, y, w, h = (round(v) for v in rect)
     shot = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
     return shot.crop((x, y, x + w, y + h)), w // 256
+
+
+def pad_display(driver) -> str:
+    return driver.execute_script("return getComputedStyle(document.getElementById('touch')).display")
 
 
 def human_move_with_keys(page: PageConsole, game: Game, move: int) -> None:
@@ -201,6 +207,13 @@ def test_page_plays_like_cynes(rom_path, site):
                                  + "\n  ".join(differs[:20]))
             same_picture("the board after the answer", board, replay.screen())
 
+            # -- a touch screen: the on-screen pad appears (hidden at a desk)
+            assert pad_display(driver) == "none"
+            driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+            page.step(2)
+            assert pad_display(driver) != "none", "no on-screen pad on a touch screen"
+            shown, scale = shown_canvas(driver)
+            same_picture(f"the board as shown beside the pad ({scale}x)", shown, board.resize(shown.size, Image.NEAREST))
             with Image.open(io.BytesIO(driver.find_element("id", "play").screenshot_as_png)) as img:
                 shot_path = save_page_shot(img.convert("RGB"))
 

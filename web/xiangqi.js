@@ -364,6 +364,7 @@
     event.currentTarget.blur();
   });
   window.addEventListener("resize", fitScreen);
+  matchMedia("(any-pointer: coarse)").addEventListener("change", fitScreen);   // the pad shown or hidden
 
   // ---- the key table, from KEYMAP ------------------------------------------------
   function fillKeyTable() {
