@@ -3,6 +3,7 @@
 #   make test   run every test
 #   make rom    build rom/xiangqi.nes (the default)
 #   make bench  measurements: speed, node counts (then bench/results/SUMMARY.md)
+#   make web    the page that plays the ROM in a browser (site/); make serve serves it
 # The first call creates .venv and installs the Python dependencies.
 
 PYTHON ?= python3
@@ -18,7 +19,7 @@ ifeq ($(strip $(ROM_DEP)),)
 $(error cannot list the ROM's inputs: '$(PYTHON) -m tools.rom.files' failed)
 endif
 
-.PHONY: all rom rom-check art setup test test-full bench rom-bench match play play-terminal clean
+.PHONY: all rom rom-check art setup test test-full bench rom-bench match play play-terminal web serve clean
 
 all: rom
 
@@ -79,9 +80,20 @@ $(PLAY_STAMP): $(STAMP)
 play: $(PLAY_STAMP) $(ROM)
 	$(PY) -m tools.play
 
+# The browser page: site/ with the ROM, the pinned jsnes (npm ci into
+# web/node_modules, needs Node.js and npm) and web/'s page; `make serve`
+# serves it at http://127.0.0.1:$(PORT)/ (a page opened as a file cannot load the ROM).
+PORT ?= 8000
+
+web: $(STAMP) $(ROM)
+	$(PY) -m tools.web build
+
+serve: web
+	$(PY) -m tools.web serve --port $(PORT)
+
 # The terminal game against the reference engine (a demo game without a TTY).
 play-terminal: $(STAMP)
 	$(PY) -m reference_py play
 
 clean:
-	rm -rf build rom/*.nes rom/*.nl rom/*.mlb rom/*.json rom/*.lst rom/*.gif rom/screenshots
+	rm -rf build site rom/*.nes rom/*.nl rom/*.mlb rom/*.json rom/*.lst rom/*.gif rom/screenshots

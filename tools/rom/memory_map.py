@@ -173,7 +173,6 @@ def render(map_path: Path = MAP) -> str:
     rows = budget_rows(map_path)
     used = sum(r["used"] for r in rows)
     total = sum(r["size"] for r in rows)
-    zp = [v for v in variables(map_path) if v["segment"] == "ZEROPAGE"]
     eng_bytes = sum(v["size"] for v in variables(map_path) if v["owner"] == "engine")
     ui_bytes = sum(v["size"] for v in variables(map_path) if v["owner"] == "UI")
     banks = bank_rows(map_path)
@@ -229,7 +228,6 @@ def render(map_path: Path = MAP) -> str:
         lines.append(f"| ${v['address']:04X} | {v['size']} | `{v['name']}` | {v['owner']} | {v['purpose']} |")
         for name, purpose in aliases.get(v["name"], []):
             lines.append(f"| ${v['address']:04X} | | `{name}` = `{v['name']}` | {v['owner']} | {purpose} |")
-    del zp
     return "\n".join(lines) + "\n\n" + NOTES
 
 
