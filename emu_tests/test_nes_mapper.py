@@ -193,8 +193,8 @@ def test_host_bank_out_of_range():
 # ---------------------------------------------------------------- the driver
 def test_the_engine_driver_maps_the_routines_bank(tmp_path):
     """RomEngine on a banked cartridge: starts with eng_search's bank,
-    maps a routine's own bank for a call, keeps the current bank for a
-    routine of the fixed bank, maps a bank given explicitly, and reads
+    maps a routine's own bank for a call, the engine's bank (eng_search's)
+    for a routine of the fixed bank, maps a bank given explicitly, and reads
     ROM tables by their label's bank."""
     rom, map_path = tmp_path / "banked.nes", tmp_path / "banked.map.json"
     fixed = dict(FIXED)
@@ -217,8 +217,8 @@ def test_the_engine_driver_maps_the_routines_bank(tmp_path):
     assert eng.read("marker") == [0xA2]                                # bank 2's, with bank 1 mapped
     eng.call("other")
     assert eng.byte(0x12) == 0xA2 and eng.cpu.bank == 2
-    eng.call("fixed_copy")                                             # the fixed bank: bank 2 stays
-    assert eng.cpu.bank == 2 and eng.byte(0x14) == eng.byte(0x10)
+    eng.call("fixed_copy")                                             # the fixed bank: the engine's bank
+    assert eng.cpu.bank == 1 and eng.byte(0x14) == eng.byte(0x10)
     eng.call("eng_search")
     assert eng.byte(0x11) == 0xA1 and eng.cpu.bank == 1
     eng.call("other", bank=0)                                          # an explicit bank wins

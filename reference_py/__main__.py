@@ -3,6 +3,7 @@
   python -m reference_py perft "<FEN>" <DEPTH>
   python -m reference_py perft-suite <FILE> [--max-depth D]
   python -m reference_py search "<FEN>" --level NAME [--moves m1 m2 ...] [--seed N]
+  python -m reference_py book "<FEN>" [--moves m1 m2 ...]
   python -m reference_py levels
   python -m reference_py play [--level NAME] [--side red|black]
   python -m reference_py uci | ucci      (an engine for xiangqi GUIs: reference_py/protocol)
@@ -17,6 +18,7 @@ import time
 from pathlib import Path
 
 from .board import BLACK, RED, move_iccs
+from .book import default_book, probe_json
 from .cli import UsageError, game_position, parse_suite, run_cli
 from .fen import parse_fen
 from .perft import perft, perft_divide
@@ -61,7 +63,14 @@ def cmd_search(args: argparse.Namespace) -> int:
     except KeyError:
         raise UsageError(f"unknown level '{args.level}' (levels: {', '.join(l.name for l in levels())})") from None
     result = Searcher(game_position(args.fen, args.moves), level, seed=args.seed).run()
-    print(json.dumps(result.as_json()))
+    print(json.dumps(result.as_json(), ensure_ascii=False))
+    return 0
+
+
+def cmd_book(args: argparse.Namespace) -> int:
+    """The opening book's record of the position: its opening and its moves
+    with their weights (an empty list out of book)."""
+    print(json.dumps(probe_json(default_book(), game_position(args.fen, args.moves)), ensure_ascii=False))
     return 0
 
 
@@ -116,6 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--moves", nargs="*", default=[])
     s.add_argument("--seed", type=int, default=0)
     s.set_defaults(func=cmd_search)
+    s = sub.add_parser("book", help="the opening book's moves in a position, print JSON")
+    s.add_argument("fen")
+    s.add_argument("--moves", nargs="*", default=[])
+    s.set_defaults(func=cmd_book)
     s = sub.add_parser("levels", help="list the difficulty levels, weakest first")
     s.set_defaults(func=cmd_levels)
     s = sub.add_parser("play", help="play in the terminal")

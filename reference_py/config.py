@@ -20,7 +20,8 @@ KIND_KEYS = {"king": KING, "advisor": ADVISOR, "elephant": ELEPHANT, "horse": HO
 SET_INT_KEYS = ("tempo", "horse_per_capture4", "cannon_per_capture4", "pawn_per_missing_attacker",
                 "horse_leg_blocked", "elephant_eye_blocked", "rook_on_king_file",
                 "missing_elephant_per_cannon", "missing_advisor_per_rook")
-LEVEL_KEYS = ("name", "depth", "qdepth", "eval", "nodes", "noise", "killers", "history")
+LEVEL_KEYS = ("name", "depth", "qdepth", "eval", "nodes", "noise", "killers", "history", "book")
+BOOK_PLIES_MAX = 60        # a level follows the book at most this many plies from the start
 
 
 class ConfigError(Exception):
@@ -155,6 +156,7 @@ class Level:
     noise: int
     killers: bool
     history: bool
+    book: int = 0        # plies from the start within which the level plays book moves (0: none)
 
 
 def load_eval(path: Path | None = None) -> EvalConfig:
@@ -233,6 +235,7 @@ def load_levels(path: Path | None = None, eval_config: EvalConfig | None = None)
             noise=noise,
             killers=_bool(path, _get(path, node, "killers"), "killers"),
             history=_bool(path, _get(path, node, "history"), "history"),
+            book=(_int(path, node.value["book"], "book", 0, BOOK_PLIES_MAX) if "book" in node.value else 0),
         ))
     return levels
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Callable, Collection
 
 from .board import CANNON, EMPTY, HORSE, ROOK, move_iccs, sq90
+from .book import Book, book_move, default_book
 from .config import Level, Pruning, SearchConfig, load_eval, load_levels, load_search
 from .evaluate import EvalTables, evaluate, tables_for
 from .position import Position
@@ -75,10 +76,12 @@ class SearchResult:
     pv: list[int] = field(default_factory=list)
     max_stack: int = 0
     overflows: int = 0
+    book: str | None = None      # the opening's name when the move came from the book
 
     def as_json(self) -> dict:
         return {"move": move_iccs(self.move) if self.move else None, "score": self.score,
-                "nodes": self.nodes, "depth": self.depth, "pv": [move_iccs(m) for m in self.pv]}
+                "nodes": self.nodes, "depth": self.depth, "pv": [move_iccs(m) for m in self.pv],
+                "book": self.book}
 
 
 class Searcher:
@@ -90,13 +93,15 @@ class Searcher:
                  pruning: Pruning | None = None, lazy: bool = True,
                  should_stop: Callable[[], bool] | None = None,
                  on_iteration: Callable[[SearchResult], None] | None = None,
-                 exclude: Collection[int] = ()) -> None:
+                 exclude: Collection[int] = (), book: Book | None | bool = True) -> None:
         """The hooks are for hosts that drive the search interactively (the
         UCI/UCCI adapters, reference_py/protocol): `should_stop()` is asked
         every 64 nodes and, when true, ends the search as the node cap does
         (the last completed iteration answers); `on_iteration(result)` hears
         every completed iteration; `exclude` lists root moves not to play
-        (UCCI's banmoves).  Without them the search is the specification."""
+        (UCCI's banmoves).  Without them the search is the specification.
+        `book`: the opening book (True: the project's, config/book.checked.json;
+        None or False: none), used while the level's `book` plies allow."""
         self.pos = pos
         self.level = level
         self.tables: EvalTables = tables_for(level.eval)
@@ -104,6 +109,7 @@ class Searcher:
         self.should_stop = should_stop
         self.on_iteration = on_iteration
         self.exclude = frozenset(exclude)
+        self.book: Book | None = default_book() if book is True else (book or None)
         self.use_history = level.history if history is None else history
         self.use_killers = level.killers if killers is None else killers
         self.use_null = null
@@ -135,6 +141,11 @@ class Searcher:
         self.attacker = [0] + [self.cfg.attacker_rank[k] for k in range(1, 8)]
 
     # ---- helpers --------------------------------------------------------
+    def lfsr_state(self) -> int:
+        """One LFSR step; the whole 16-bit state (the book's draw)."""
+        self.lfsr_next()
+        return self.lfsr
+
     def lfsr_next(self) -> int:
         x = self.lfsr
         lsb = x & 1
@@ -497,6 +508,11 @@ class Searcher:
             return SearchResult(None, -MATE, 0, 0, [])
         if not root_moves:
             return SearchResult(None, 0, 0, 0, [])    # every legal move excluded: nothing to play
+        if self.book is not None and self.level.book:
+            hit = book_move(self.book, pos, self.level.book, self.lfsr_state, all_moves)
+            if hit is not None and hit[0] in root_moves:
+                move, entry = hit
+                return SearchResult(move, 0, 0, 0, [move], book=self.book.name(entry.opening).zh)
         in_check = pos.checks[-1] if pos.checks else pos.in_check(pos.side)
         result = SearchResult(root_moves[0], 0, 0, 0, [root_moves[0]])
         for depth in range(1, self.level.depth + 1):

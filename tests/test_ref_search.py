@@ -30,9 +30,10 @@ def game(*moves: str, fen: str = START_FEN) -> Game:
 
 
 def run(g_or_pos, level, seed: int = 0) -> dict:
-    """Search a copy (the search rebuilds slots and trims history in place)."""
+    """Search a copy (the search rebuilds slots and trims history in place),
+    without the opening book: these tests are about the search."""
     pos = g_or_pos.pos.copy() if isinstance(g_or_pos, Game) else g_or_pos.copy()
-    return search(pos, level, seed=seed).as_json()
+    return search(pos, level, seed=seed, book=None).as_json()
 
 
 def random_positions(seed: int, count: int, plies: int = 60) -> list:
@@ -59,8 +60,8 @@ def test_same_search_twice_is_identical(level):
     first = json.dumps(run(g, level, seed=5))
     assert json.dumps(run(g, level, seed=5)) == first
     # also searching the game's own position twice (the search edits it in place)
-    a = search(g.pos, level, seed=5).as_json()
-    b = search(g.pos, level, seed=5).as_json()
+    a = search(g.pos, level, seed=5, book=None).as_json()
+    b = search(g.pos, level, seed=5, book=None).as_json()
     assert a == b == json.loads(first)
 
 
@@ -115,7 +116,7 @@ def test_slot_order_does_not_matter(middlegames):
         fresh.keys, fresh.checks = g.pos.keys[:], g.pos.checks[:]   # same history
         differing += fresh.piece_sq != g.pos.piece_sq
         for lv in LEVELS:
-            assert search(fresh.copy(), lv, seed=2).as_json() == run(g, lv, seed=2)
+            assert search(fresh.copy(), lv, seed=2, book=None).as_json() == run(g, lv, seed=2)
     assert differing >= 2
 
 
@@ -276,15 +277,15 @@ def test_cli_search_json():
     r = cli("search", START_FEN, "--level", "Medium")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert list(out) == ["move", "score", "nodes", "depth", "pv"]
-    assert out == run(Game(START_FEN), level_by_name("Medium"))
+    assert list(out) == ["move", "score", "nodes", "depth", "pv", "book"]
+    assert out == search(Game(START_FEN).pos.copy(), level_by_name("Medium")).as_json()   # the book included
 
 
 def test_cli_search_moves_and_seed():
     r = cli("search", START_FEN, "--level", "easy", "--moves", "h2e2", "H8+7", "--seed", "9")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out == run(game("h2e2", "h9g7"), level_by_name("Easy"), seed=9)
+    assert out == search(game("h2e2", "h9g7").pos.copy(), level_by_name("Easy"), seed=9).as_json()
     other = [json.loads(cli("search", START_FEN, "--level", "Easy", "--moves", "h2e2", "h9g7",
                             "--seed", str(s)).stdout) for s in (1, 2, 3)]
     assert any(o != out for o in other)          # the seed reaches the search
@@ -322,17 +323,17 @@ def test_tables_start_fresh(level, middlegames):
     assert run(a, level, seed=4) == first
     # The same with one Position object searched over and over.
     pos = a.pos.copy()
-    s1 = search(pos, level, seed=4).as_json()
+    s1 = search(pos, level, seed=4, book=None).as_json()
     search(b.pos.copy(), level, seed=4)
-    assert search(pos, level, seed=4).as_json() == s1 == first
+    assert search(pos, level, seed=4, book=None).as_json() == s1 == first
 
 
 def test_searcher_options_are_per_instance():
     pos = game("h2e2", "h9g7").pos
     lv = level_by_name("Master")
-    base = Searcher(pos.copy(), lv).run().as_json()
-    Searcher(pos.copy(), lv, history=False, killers=False, null=False, lmr=False).run()
-    assert Searcher(pos.copy(), lv).run().as_json() == base
+    base = Searcher(pos.copy(), lv, book=None).run().as_json()
+    Searcher(pos.copy(), lv, history=False, killers=False, null=False, lmr=False, book=None).run()
+    assert Searcher(pos.copy(), lv, book=None).run().as_json() == base
 
 
 # ---- (g) score range -----------------------------------------------------------

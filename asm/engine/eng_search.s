@@ -106,6 +106,7 @@
   sta s_res_depth
   sta s_res_score
   sta s_res_score+1
+  sta s_res_book
   sta ply_first
   ldx #KILLER_BYTES - 1
 : sta s_killers,x
@@ -153,6 +154,20 @@ counted:
   sta s_res_score+1
   rts
 have_moves:
+  ; the opening book: a legal book move is the answer (score, nodes, depth 0)
+  ldx s_level
+  lda lvl_book,x
+  beq no_book
+  jsr book_probe       ; C = 1: A = from, X = to; s_res_book = opening + 1
+  bcc no_book
+  jsr root_legal       ; the move among the legal root moves?
+  bcc no_book_move
+  rts
+no_book_move:
+  lda #0               ; a key that collided: no book move (the LFSR stepped)
+  sta s_res_book
+no_book:
+  lda s_root_moves
   cmp #1
   beq :+
   lda #0
@@ -221,5 +236,49 @@ completed:
   bcs done
   jmp iteration
 done:
+  rts
+.endproc
+
+;;
+; Whether a move is among the legal moves of the root (eng_search's move
+; list, ms_from/ms_to[0..ms_top-1]); if so it becomes the result: the PV of
+; one move, s_res_pvlen = 1 (score, depth and nodes stay 0).
+; Input: A = from, X = to (padded squares); the root's list; eng_ply = 0.
+; Output: C = 1: legal (s_res_from/to, s_res_pvlen set); C = 0: not.
+; Uses local+0..13 (eng_make / eng_is_legal).  Clobbers A, X, Y.
+.proc root_legal
+from = local+14
+to   = local+15
+  sta from
+  stx to
+  ldx #0
+@scan:
+  cpx ms_top
+  bcs @no
+  lda ms_from,x
+  cmp from
+  bne @next
+  lda ms_to,x
+  cmp to
+  bne @next
+  jsr eng_make         ; X = the index
+  jsr eng_is_legal     ; C = 1: illegal
+  php
+  jsr eng_unmake
+  plp
+  bcs @no
+  lda from
+  sta s_res_from
+  lda to
+  sta s_res_to
+  lda #1
+  sta s_res_pvlen
+  sec
+  rts
+@next:
+  inx
+  bne @scan            ; always (ms_top <= MOVE_STACK_ENTRIES)
+@no:
+  clc
   rts
 .endproc

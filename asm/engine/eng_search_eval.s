@@ -8,11 +8,13 @@
 .include "search.inc"
 .include "search_macros.inc"
 
-.segment "ENGINE_CODE"
+.segment "CODE"
 
 ;;
 ; One step of the 16-bit Galois LFSR (taps LFSR_TAPS).  Output: A = the
-; new low byte.  Clobbers nothing else.
+; new low byte.  Clobbers nothing else.  In the fixed bank: the search's
+; noise and the opening book's pick (asm/book/book_probe.s, with a book
+; bank mapped) both step it.
 .proc lfsr_step
   lsr s_lfsr+1
   ror s_lfsr
@@ -26,6 +28,8 @@
 : lda s_lfsr
   rts
 .endproc
+
+.segment "ENGINE_CODE"
 
 ;;
 ; The leaf evaluation with the level's noise (reference Searcher.eval):

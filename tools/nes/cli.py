@@ -83,6 +83,10 @@ def add_search_commands(sub) -> None:
     s.add_argument("--moves", nargs="*")
     s.add_argument("--seed", type=int, default=0)
     s.set_defaults(func=cmd_search)
+    b = sub.add_parser("book", help="the opening book's moves in a position, as the ROM finds them (JSON)")
+    b.add_argument("fen")
+    b.add_argument("--moves", nargs="*")
+    b.set_defaults(func=cmd_book)
     e = sub.add_parser("eval", help="static evaluation of a position")
     e.add_argument("fen")
     e.add_argument("--set", default=None, help="weight set (default: the first)")
@@ -100,7 +104,12 @@ def cmd_search(args: argparse.Namespace) -> int:
     res = RomSearch().search(pos, args.level, args.seed)
     res.pop("wall")
     res.pop("bank_switches")
-    print(json.dumps(res))
+    print(json.dumps(res, ensure_ascii=False))
+    return 0
+
+
+def cmd_book(args: argparse.Namespace) -> int:
+    print(json.dumps(RomSearch().book(game_position(args.fen, args.moves)), ensure_ascii=False))
     return 0
 
 

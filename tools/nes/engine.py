@@ -40,7 +40,8 @@ PERFT_LIMIT = 200_000_000_000     # eng_perft: perft 4 of the suite's biggest ta
 def engine_ram(link: LinkMap) -> list[tuple[int, int]]:
     """The engine's RAM ranges.  In the zero page only the 16 locals and the
     engine's block (from piece_sq on) are the engine's: the UI's variables
-    between them are outside its map."""
+    between them are outside its map.  bank_cur too: the opening book's
+    probe maps its banks (asm/system/bank.s keeps the mapped bank there)."""
     ranges = []
     for name in ENGINE_RAM_SEGMENTS:
         lo, hi = link.segment(name)
@@ -48,6 +49,8 @@ def engine_ram(link: LinkMap) -> list[tuple[int, int]]:
             ranges += [(lo, LOCALS_END), (link.labels["piece_sq"], hi)]
         else:
             ranges.append((lo, hi))
+    if "bank_cur" in link.labels:
+        ranges.append((link.labels["bank_cur"], link.labels["bank_cur"] + 1))
     return ranges
 
 
@@ -90,11 +93,14 @@ class RomEngine(NamedMemory):
 
     def bank_for(self, name: str) -> int | None:
         """The bank a call of `name` maps at $8000-$BFFF: the label's own
-        bank when it lives there; None (the current bank stays) for a
-        routine in the fixed bank, or on NROM."""
+        bank when it lives there; the engine's bank (eng_search's) for a
+        routine in the fixed bank, which runs with it mapped on the
+        cartridge too (the game layer's far call maps it); None on NROM."""
         addr = self.addr(name)
-        if not self.cart.switchable or addr >= FIXED_WINDOW:
+        if not self.cart.switchable:
             return None
+        if addr >= FIXED_WINDOW:
+            return self.link.bank_of("eng_search")
         bank = self.link.bank_of(name)
         if bank is None:
             raise LinkMapError(f"{self.link.path}: {name} (${addr:04X}) has no bank")
@@ -103,8 +109,12 @@ class RomEngine(NamedMemory):
     def call(self, name: str, bank: int | None = None, **kw) -> int:
         """JSR to the routine `name` (A, X, Y, carry, limit: Cpu.call), with
         `bank` mapped at $8000-$BFFF, by default the routine's own
-        (bank_for); returns the cycles spent."""
-        return self.cpu.call(self.addr(name), bank=self.bank_for(name) if bank is None else bank, **kw)
+        (bank_for); returns the cycles spent.  bank_cur says which bank is
+        mapped, as the cartridge's far calls keep it."""
+        bank = self.bank_for(name) if bank is None else bank
+        if bank is not None and "bank_cur" in self.link.labels:
+            self.mem[self.link.labels["bank_cur"]] = bank
+        return self.cpu.call(self.addr(name), bank=bank, **kw)
 
     # ---------------------------------------------------------- engine API
     def load(self, pos: Position, vset: int = 0) -> int:

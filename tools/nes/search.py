@@ -38,7 +38,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from reference_py.board import move_iccs  # noqa: E402
+from reference_py.board import move_iccs
+from reference_py.book import default_book  # noqa: E402
 from reference_py.config import load_eval  # noqa: E402
 from reference_py.position import Position  # noqa: E402
 from reference_py.rules import GAME_WINDOW  # noqa: E402
@@ -144,8 +145,44 @@ class RomSearch(RomEngine):
             move = move_iccs(pv[0])
         else:
             score, move = -MATE, None
+        opening = self.byte("s_res_book") if n else 0      # the book's opening + 1, 0: searched
+        book = default_book()
+        name = book.name(opening - 1).zh if opening and book else None
         return {"move": move, "score": score, "nodes": self.word("s_nodes"), "depth": self.byte("s_res_depth"),
-                "pv": [move_iccs(m) for m in pv]}
+                "pv": [move_iccs(m) for m in pv], "book": name}
+
+    def book(self, pos: Position) -> dict:
+        """The book's record of pos as the ROM finds and reads it (the same
+        JSON as reference_py.book.probe_json): book_locate's keys and lookup,
+        then `candidate` for each move (the mirror images of a position that
+        is its own mirror included), mirrored through the ROM's own table when
+        the record is the mirror image's.  The names come from the book data."""
+        self.load(pos)
+        if "book_locate" not in self.symbols:
+            return {"name": None, "moves": []}
+        self.call("book_locate")
+        if not self.cpu.carry:
+            return {"name": None, "moves": []}
+        bank = self.cpu.mpu.a
+        ptr = self.word("local", 8)
+        flags = self.byte("local", 11)
+        n, depth, opening = (self.cart.read(ptr + i, 1, bank)[0] for i in (0, 4, 5))
+        mirror90 = self.cart.read(self.addr("book_mirror90"), 90)
+        moves = []
+        for i in range(2 * n):
+            self.write("local", [n, i], offset=14)
+            self.call("candidate", bank=bank)
+            if self.cpu.carry:
+                break
+            if self.cpu.mpu.p & 0x40:        # V: a mirror image that is stored too
+                continue
+            frm, to = self.byte("local", 12), self.byte("local", 13)
+            if flags & 0x80:
+                frm, to = mirror90[frm], mirror90[to]
+            moves.append({"move": f"{'abcdefghi'[frm % 9]}{frm // 9}{'abcdefghi'[to % 9]}{to // 9}",
+                          "weight": self.cpu.mpu.a})
+        o = default_book().name(opening)
+        return {"name": o.zh, "pinyin": o.pinyin, "en": o.en, "depth": depth, "moves": moves}
 
     def search(self, pos: Position, level: str, seed: int = 0, limit: int = SEARCH_LIMIT,
                poll: Callable[[int], None] | None = None) -> dict:

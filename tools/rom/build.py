@@ -48,6 +48,7 @@ if str(ROOT) not in sys.path:        # allow `python tools/rom/build.py`
 
 from tools.rom import chr as chrtool     # noqa: E402
 from tools.rom import files              # noqa: E402
+from tools.rom import gen_book           # noqa: E402
 from tools.rom import gen_tables         # noqa: E402
 from reference_py.config import ConfigError  # noqa: E402
 from tools.atomic import write_atomic  # noqa: E402
@@ -102,7 +103,8 @@ def build_chr() -> None:
 def build_tables() -> None:
     try:
         gen_tables.generate(GEN_DIR)
-    except ConfigError as exc:
+        gen_book.generate(GEN_DIR)
+    except (ConfigError, gen_book.BookError, gen_book.BookTooBig) as exc:
         raise BuildError(str(exc)) from None
 
 

@@ -21,11 +21,12 @@ MAP = ROOT / "rom" / "xiangqi.map.json"
 ROM_INPUTS = (
     "asm/**/*.s", "asm/**/*.inc", "asm/*.cfg",
     "assets/*.png",
-    "config/*.yaml",
+    "config/*.yaml", "config/book.checked.json",
     "reference_py/*.py",
     "tools/asm/*.py",
     "tools/build_rom.py", "tools/atomic.py",
-    "tools/rom/build.py", "tools/rom/chr.py", "tools/rom/gen_tables.py", "tools/rom/files.py",
+    "tools/rom/build.py", "tools/rom/chr.py", "tools/rom/gen_tables.py", "tools/rom/gen_book.py",
+    "tools/rom/files.py",
 )
 
 
@@ -43,10 +44,14 @@ def is_stale(rom: Path = ROM, map_path: Path = MAP) -> bool:
 
 
 def ensure_rom() -> None:
-    """Build rom/xiangqi.nes (and its map) with our assembler if stale."""
+    """Build rom/xiangqi.nes (and its map) with our assembler if stale.  The
+    build's report goes to stderr: the callers' stdout is theirs (JSON,
+    an engine protocol)."""
     if is_stale():
+        import contextlib
         from tools.rom import build
-        build.build("ours", ROM)
+        with contextlib.redirect_stdout(sys.stderr):
+            build.build("ours", ROM)
 
 
 def main() -> int:

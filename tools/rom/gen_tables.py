@@ -435,6 +435,8 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     t += ["lvl_nodes_lo:"] + _bytes(_lo(lv.nodes) for lv in levels)
     t += ["lvl_nodes_hi:"] + _bytes(_hi(lv.nodes) for lv in levels)
     t += ["lvl_noise:"] + _bytes(lv.noise for lv in levels)
+    t += ["lvl_book: ; plies from the start within which the level plays book moves (0: none)"]
+    t += _bytes(lv.book for lv in levels)
     t += ["lvl_flags: ; LEVEL_FLAG_*"] + _bytes(
         (1 if lv.killers else 0) | (2 if lv.history else 0) for lv in levels)
     names = ["; panel text: 8 characters per level (ASCII = font tile numbers)", "lvl_name_text:"]
