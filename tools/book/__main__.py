@@ -65,8 +65,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         engine = Engine(args.engine, threads=1, hash_mb=args.hash)
         engine_id = engine.id
     t0 = time.monotonic()
+    checker = Checker(cache, engine_id, engine)
     try:
-        verdicts, progress = check_tree(tree, Checker(cache, engine_id, engine))
+        verdicts, progress = check_tree(tree, checker)
     finally:
         if engine is not None:
             engine.close()
@@ -77,9 +78,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 1
     out = data.build(tree, verdicts, engine_id, progress.missing)
     data.write(out, Path(args.out))
+    if not progress.missing:
+        cache.rewrite(checker.used)         # drop results the book no longer uses
     for f in out["failed"]:
-        print(f"FAILED {f['move']} loses {f['loss_cp']} cp at depth {f['depth']} "
-              f"(best {f['best']}) in {f['fen']}: {', '.join(f['lines'])}")
+        print(f"FAILED {f['move']} loses {f['loss_cp']} cp (best {f['best']}) in {f['fen']}: "
+              f"{', '.join(f['lines'])}")
     rate = progress.searched / progress.seconds * 3600 if progress.seconds else 0.0
     print(f"{progress.checked} of {total} positions checked ({progress.searched} searched now in "
           f"{(time.monotonic() - t0) / 60:.1f} min, {rate:.0f} positions/hour); "

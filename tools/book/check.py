@@ -1,18 +1,21 @@
 """Check every book move with Fairy-Stockfish.
 
-The rule (config/book.yaml, `check`): in each position the engine searches
-all moves to `depth`; a book move that is not its best move is searched
-alone (`go depth D searchmoves MOVE`).  The move's loss is the best move's
-score minus the book move's, in centipawns for the side to move, never
-below 0.  A move that loses more than `max_loss_cp` is searched again, with
-the best move, at `recheck_depth`, and that deeper result decides.  Moves
-that still lose too much fail: they are reported with their lines and left
-out of the data.
+The rule (config/book.yaml, `check`): Fairy-Stockfish searches each book
+position to `depth` for its best move; then the position after the best
+move and the position after each book move are searched to the same depth.
+A book move's loss is how much better the position after the best move is
+than the position after the book move, in centipawns for the side that
+moved (never below 0; 0 for the best move itself).  Comparing the two
+resulting positions, each searched to the same depth, measures the moves
+alike; and since the position after a book move is usually a book position
+itself, its search is one the check makes anyway, so a position costs
+about one search.  Moves that lose more than `max_loss_cp` fail: they are
+reported with their lines and left out of the data.
 
-Positions are checked in the order the lines of config/book.yaml first
-reach them, so consecutive searches are of neighbouring positions and the
-engine's hash, kept from one search to the next, saves about 40% of the
-nodes; a check stopped part-way has covered the first lines of the file.
+Positions are checked in the order the lines of config/book.yaml reach
+them, so consecutive searches are of neighbouring positions and the
+engine's hash, kept from one search to the next, saves nodes; a check
+stopped part-way has covered the first lines of the file.
 """
 from __future__ import annotations
 
@@ -21,9 +24,12 @@ import time
 from dataclasses import dataclass
 from typing import TextIO
 
-from .engine import Cache, Engine, Result
+from reference_py.fen import parse_fen
+from reference_py.notation import parse_iccs
+
+from .engine import MATE_CP, Cache, Engine, Result
 from .source import CheckRule
-from .tree import Node, Tree
+from .tree import Node, Tree, canonical, position_fen
 
 
 @dataclass(frozen=True)
@@ -32,10 +38,9 @@ class Verdict:
     fen: str
     move: str
     loss_cp: int
-    depth: int                  # the depth that decided
-    best: str                   # the engine's best move at that depth
-    best_score: int
-    score: int                  # the book move's score
+    best: str                   # the engine's best move
+    best_score: int             # the position after it, for the side that moved
+    score: int                  # the position after the book move, likewise
 
     def passed(self, rule: CheckRule) -> bool:
         return self.loss_cp <= rule.max_loss_cp
@@ -46,38 +51,45 @@ class Missing(Exception):
 
 
 class Checker:
-    """Results from the cache, or from the engine when one is given."""
+    """Search results from the cache, or from the engine when one is given."""
 
     def __init__(self, cache: Cache, engine_id: str, engine: Engine | None) -> None:
         self.cache = cache
         self.engine_id = engine_id
         self.engine = engine
         self.searches = 0
+        self.used: set[tuple[str, str, int]] = set()     # cache keys the verdicts rest on
 
-    def result(self, fen: str, move: str | None, depth: int) -> Result:
-        got = self.cache.get(self.engine_id, fen, move, depth)
+    def result(self, fen: str, depth: int) -> Result:
+        got = self.cache.get(self.engine_id, fen, depth)
+        self.used.add((self.engine_id, fen, depth))
         if got is not None:
             return got
         if self.engine is None:
             raise Missing(fen)
-        got = self.engine.search(fen, depth, move)
+        got = self.engine.search(fen, depth)
         self.cache.add(got)
         self.searches += 1
         return got
 
-    def judge(self, fen: str, move: str, rule: CheckRule) -> Verdict:
-        v = self._at(fen, move, rule.depth)
-        if v.loss_cp > rule.max_loss_cp and rule.recheck_depth > rule.depth:
-            v = self._at(fen, move, rule.recheck_depth)
-        return v
+    def after(self, fen: str, move: str, depth: int) -> int:
+        """The score of the position after `move`, for the side that moved."""
+        pos = parse_fen(fen)
+        pos.make(parse_iccs(pos, move))
+        if not pos.legal_moves():
+            return MATE_CP                  # the other side is mated (or stalemated: lost too)
+        child = canonical(position_fen(pos))[0]
+        return -self.result(child, depth).score
 
-    def _at(self, fen: str, move: str, depth: int) -> Verdict:
-        best = self.result(fen, None, depth)
-        if best.best == move:
-            return Verdict(fen, move, 0, depth, best.best, best.score, best.score)
-        alone = self.result(fen, move, depth)
-        return Verdict(fen, move, max(0, best.score - alone.score), depth, best.best,
-                       best.score, alone.score)
+    def judge(self, fen: str, moves: list[str], rule: CheckRule) -> dict[str, Verdict]:
+        """A verdict for each book move of a position."""
+        best = self.result(fen, rule.depth).best
+        best_score = self.after(fen, best, rule.depth)
+        out = {}
+        for m in moves:
+            score = best_score if m == best else self.after(fen, m, rule.depth)
+            out[m] = Verdict(fen, m, max(0, best_score - score), best, best_score, score)
+        return out
 
 
 @dataclass
@@ -104,7 +116,7 @@ def check_tree(tree: Tree, checker: Checker, log: TextIO | None = sys.stderr,
         before = checker.searches
         t0 = time.monotonic()
         try:
-            got = {m: checker.judge(node.fen, m, rule) for m in sorted(node.moves)}
+            got = checker.judge(node.fen, sorted(node.moves), rule)
         except Missing:
             progress.missing += 1
             continue
@@ -124,5 +136,3 @@ def _report(log: TextIO, n: int, total: int, node: Node, p: Progress) -> None:
     log.write(f"[{n}/{total}] ply {node.ply}: {p.searched} positions searched in "
               f"{p.seconds / 60:.1f} min ({rate:.0f}/hour), at most {left:.1f} h left\n")
     log.flush()
-
-

@@ -49,16 +49,15 @@ def build(tree: Tree, verdicts: dict[tuple[str, str], Verdict], engine_id: str,
                 moves.append({"move": m, "weight": move_weight(bm.weight, rule.factor(v.loss_cp)),
                               "loss_cp": v.loss_cp})
             else:
-                failed.append({"fen": node.fen, "move": m, "loss_cp": v.loss_cp, "depth": v.depth,
-                               "best": v.best,
+                failed.append({"fen": node.fen, "move": m, "loss_cp": v.loss_cp, "best": v.best,
                                "lines": sorted({ln.where(book.path, ply) for ln, ply in bm.sources})})
         if moves:
             positions.append({"fen": node.fen, "opening": tree.opening_of(node), "moves": moves})
     return {
         "format": FORMAT,
         "source_sha256": book.sha256,
-        "checker": {"engine": engine_id, "depth": rule.depth, "recheck_depth": rule.recheck_depth,
-                    "max_loss_cp": rule.max_loss_cp, "threads": 1},
+        "checker": {"engine": engine_id, "depth": rule.depth, "max_loss_cp": rule.max_loss_cp,
+                    "threads": 1, "hash_mb": 64},
         "partial": unchecked > 0,
         "unchecked_positions": unchecked,
         "openings": [{"id": o.id, "zh": o.zh, "pinyin": o.pinyin, "en": o.en, "parent": o.parent}

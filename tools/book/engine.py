@@ -2,9 +2,9 @@
 
 The book's check runs thousands of depth-16 searches (seconds each), so
 every result is appended to a JSON-lines cache as soon as it is known,
-keyed by (engine id, FEN, move, depth): an interrupted check resumes where
-it stopped, and a new line in config/book.yaml costs only its new
-positions.  Fairy-Stockfish's UCI numbers the ranks 1-10; everything here
+keyed by (engine id, FEN, depth) (a move is judged by the position it leads
+to, so the FEN stands for the move): an interrupted check resumes where it
+stopped, and a new line in config/book.yaml costs only its new positions.  Fairy-Stockfish's UCI numbers the ranks 1-10; everything here
 speaks ICCS (ranks 0-9) and converts at the pipe.
 
 Searches are single-threaded with a fixed hash, cleared when the engine
@@ -21,7 +21,7 @@ import subprocess
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from reference_py.notation import iccs_to_uci, uci_to_iccs
+from reference_py.notation import uci_to_iccs
 from tools.atomic import write_atomic
 
 DEFAULT_ENGINE = "/usr/games/fairy-stockfish"
@@ -34,11 +34,10 @@ class EngineError(RuntimeError):
 
 @dataclass(frozen=True)
 class Result:
-    """One search: the best move (the only move, with searchmoves) and its
-    score in centipawns for the side to move."""
+    """One search: the best move and the position's score in centipawns
+    for the side to move."""
     engine: str
     fen: str
-    move: str | None            # None: all moves; else the searchmoves restriction
     depth: int
     best: str
     score: int
@@ -46,8 +45,8 @@ class Result:
     time_ms: int
 
     @property
-    def key(self) -> tuple[str, str, str | None, int]:
-        return (self.engine, self.fen, self.move, self.depth)
+    def key(self) -> tuple[str, str, int]:
+        return (self.engine, self.fen, self.depth)
 
 
 def parse_info(line: str) -> dict[str, object] | None:
@@ -124,13 +123,10 @@ class Engine:
         self._send("isready")
         self._until("readyok")
 
-    def search(self, fen: str, depth: int, move: str | None = None) -> Result:
-        """`go depth` on `fen`, restricted to `move` when it is given."""
+    def search(self, fen: str, depth: int) -> Result:
+        """`go depth` on `fen`."""
         self._send(f"position fen {fen}")
-        go = f"go depth {depth}"
-        if move is not None:
-            go += f" searchmoves {iccs_to_uci(move)}"
-        self._send(go)
+        self._send(f"go depth {depth}")
         lines = self._until("bestmove")
         best_uci = lines[-1].split()[1]
         infos = [i for i in map(parse_info, lines) if i is not None and i.get("multipv", 1) == 1]
@@ -138,7 +134,7 @@ class Engine:
             raise EngineError(f"no score or no move for '{fen}' ({lines[-1]})")
         exact = [i for i in infos if i["bound"] is None]
         last = (exact or infos)[-1]
-        return Result(self.id, fen, move, depth, uci_to_iccs(best_uci), int(last["score"]),
+        return Result(self.id, fen, depth, uci_to_iccs(best_uci), int(last["score"]),
                       int(last["nodes"]), int(last["time"]))
 
     def close(self) -> None:
@@ -153,11 +149,11 @@ class Engine:
 
 class Cache:
     """Search results in a JSON-lines file, one result a line, appended and
-    flushed as each search ends (a torn last line is ignored on load)."""
+    flushed as each search ends (a torn last line is dropped on load)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.results: dict[tuple[str, str, str | None, int], Result] = {}
+        self.results: dict[tuple[str, str, int], Result] = {}
         if path.exists():
             lines = path.read_text(encoding="utf-8").splitlines()
             for no, line in enumerate(lines, start=1):
@@ -172,11 +168,21 @@ class Cache:
                     raise EngineError(f"{path}:{no}: not a cached result: {exc}") from None
                 self.results[r.key] = r
 
-    def get(self, engine: str, fen: str, move: str | None, depth: int) -> Result | None:
-        return self.results.get((engine, fen, move, depth))
+    def get(self, engine: str, fen: str, depth: int) -> Result | None:
+        return self.results.get((engine, fen, depth))
 
     def add(self, result: Result) -> None:
         self.results[result.key] = result
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as f:
-            f.write(json.dumps(asdict(result), ensure_ascii=False, sort_keys=True) + "\n")
+            f.write(_line(result))
+
+    def rewrite(self, keep: set[tuple[str, str, int]]) -> None:
+        """Keep only the results in `keep` (those the data uses), sorted."""
+        kept = sorted((r for k, r in self.results.items() if k in keep), key=lambda r: r.key)
+        write_atomic(self.path, "".join(map(_line, kept)).encode("utf-8"))
+        self.results = {r.key: r for r in kept}
+
+
+def _line(result: Result) -> str:
+    return json.dumps(asdict(result), ensure_ascii=False, sort_keys=True) + "\n"

@@ -24,8 +24,9 @@ BOOK_YAML = ROOT / "config" / "book.yaml"
 MIN_MAIN_PLIES = 12
 MAX_WEIGHT = 255
 OPENING_KEYS = ("zh", "pinyin", "en", "parent", "weight", "main", "side")
-LINE_KEYS = ("moves", "weight", "name")
-CHECK_KEYS = ("depth", "recheck_depth", "max_loss_cp", "quality")
+LINE_KEYS = ("moves", "weight", "name", "orders")
+MAX_ORDERS_PLIES = 12
+CHECK_KEYS = ("depth", "max_loss_cp", "quality")
 ICCS_TOKEN = re.compile(r"[a-i][0-9][a-i][0-9]")
 
 
@@ -46,6 +47,7 @@ class Line:
     moves: tuple[str, ...]      # ICCS, ranks 0-9 from Red's side
     weight: int                 # opening weight x line weight, 1..255
     name: str
+    orders: tuple[int, int] | None   # plies (from 1, inclusive) that may come in any order
     line: int                   # file line of the sequence's first move
     move_lines: tuple[int, ...]  # file line of every move (for messages)
 
@@ -57,8 +59,7 @@ class Line:
 
 @dataclass(frozen=True)
 class CheckRule:
-    depth: int                  # Fairy-Stockfish depth of every check
-    recheck_depth: int          # a move that fails at `depth` is searched again here
+    depth: int                  # Fairy-Stockfish depth of every search
     max_loss_cp: int            # most a book move may lose against the best move
     quality: tuple[tuple[int, int], ...]   # (loss at most, weight factor), ascending
 
@@ -150,7 +151,6 @@ def _check_rule(path: Path, node: _Node) -> CheckRule:
         if key not in m:
             raise _err(path, node.line, f"missing key '{key}' in check")
     depth = _int(path, m["depth"], "check.depth", 16, 40)
-    recheck = _int(path, m["recheck_depth"], "check.recheck_depth", depth, 40)
     max_loss = _int(path, m["max_loss_cp"], "check.max_loss_cp", 0, 1000)
     q = m["quality"]
     if not isinstance(q.value, list) or not q.value:
@@ -166,7 +166,7 @@ def _check_rule(path: Path, node: _Node) -> CheckRule:
         quality.append((most, factor))
     if quality[-1][0] != max_loss:
         raise _err(path, q.line, f"the last check.quality entry must cover max_loss_cp ({max_loss})")
-    return CheckRule(depth, recheck, max_loss, tuple(quality))
+    return CheckRule(depth, max_loss, tuple(quality))
 
 
 def load_book(path: Path | str = BOOK_YAML) -> Book:
@@ -233,6 +233,7 @@ def _line(path: Path, oid: int, zh: str, main: bool, weight: int, node: _Node,
           raw: yaml.Node) -> Line:
     name = ""
     line_weight = 1
+    orders = None
     if isinstance(node.value, dict):
         m = _mapping(path, node, f"a line of '{zh}'", LINE_KEYS)
         if "moves" not in m:
@@ -241,6 +242,8 @@ def _line(path: Path, oid: int, zh: str, main: bool, weight: int, node: _Node,
             line_weight = _int(path, m["weight"], "line weight", 1, MAX_WEIGHT)
         if "name" in m:
             name = _str(path, m["name"], "name")
+        if "orders" in m:
+            orders = _orders(path, m["orders"])
         text_node = m["moves"]
         raw = next(v for k, v in raw.value if k.value == "moves")
     else:
@@ -257,22 +260,40 @@ def _line(path: Path, oid: int, zh: str, main: bool, weight: int, node: _Node,
     if main and len(tokens) < MIN_MAIN_PLIES:
         raise _err(path, text_node.line, f"a main line of '{zh}' has {len(tokens)} plies, "
                                          f"main lines need at least {MIN_MAIN_PLIES}")
+    if orders is not None and orders[1] > len(tokens):
+        raise _err(path, m["orders"].line, f"orders: the line has only {len(tokens)} plies")
     total = weight * line_weight
     if total > MAX_WEIGHT:
         raise _err(path, text_node.line, f"opening weight x line weight = {total} is over {MAX_WEIGHT}")
-    return Line(oid, main, tuple(t for t, _ in tokens), total, name, tokens[0][1],
+    return Line(oid, main, tuple(t for t, _ in tokens), total, name, orders, tokens[0][1],
                 tuple(at for _, at in tokens))
 
 
+def _orders(path: Path, node: _Node) -> tuple[int, int]:
+    """`orders: [first, last]`: the line's plies first..last (from 1) may be
+    played in any order that keeps each side's moves on its own plies."""
+    v = node.value
+    if not isinstance(v, list) or len(v) != 2:
+        raise _err(path, node.line, "orders must be [first ply, last ply]")
+    first = _int(path, v[0], "orders: first ply", 1, 10000)
+    last = _int(path, v[1], "orders: last ply", first + 1, first + MAX_ORDERS_PLIES - 1)
+    return first, last
+
+
 def _replay(path: Path, book: Book, ln: Line) -> None:
-    """Every move of the line must be legal in turn from the start position."""
+    """Every move of the line must be legal in turn from the start position,
+    and the plies of an `orders` window must capture nothing."""
     pos = parse_fen(START_FEN)
+    zh = book.openings[ln.opening].zh
     for ply, text in enumerate(ln.moves, start=1):
         try:
             move = parse_iccs(pos, text)
         except NotationError as exc:
-            zh = book.openings[ln.opening].zh
             raise _err(path, ln.move_lines[ply - 1],
                        f"line '{ln.name or ' '.join(ln.moves[:4])}' of '{zh}', ply {ply}, "
                        f"move {text}: {exc}") from None
+        if ln.orders and ln.orders[0] <= ply <= ln.orders[1] and pos.is_capture(move):
+            raise _err(path, ln.move_lines[ply - 1],
+                       f"line '{ln.name or ' '.join(ln.moves[:4])}' of '{zh}', ply {ply}, "
+                       f"move {text} captures: an orders window holds quiet moves only")
         pos.make(move)

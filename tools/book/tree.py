@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from reference_py.fen import START_FEN, format_fen, parse_fen
-from reference_py.notation import parse_iccs
+from reference_py.notation import NotationError, parse_iccs
 from reference_py.position import Position
 
 from .source import Book, Line
@@ -121,30 +121,122 @@ class Tree:
         return self.book.common_opening(node.openings)
 
 
-def expand(book: Book) -> Tree:
-    """Replay every line, merging positions by canonical FEN."""
-    nodes: dict[str, Node] = {}
-    unfolded: set[str] = set()
-    root = canonical(position_fen(parse_fen(START_FEN)))[0]
-    for ln in book.lines:
+class _Expander:
+    """Replays lines into the shared node table."""
+
+    def __init__(self, book: Book) -> None:
+        self.book = book
+        self.nodes: dict[str, Node] = {}
+        self.unfolded: set[str] = set()
+
+    def visit(self, pos: Position, ply: int, ln: Line, parent: tuple[str, str] | None) -> Node:
+        fen = canonical(position_fen(pos))[0]
+        node = self.nodes.get(fen)
+        if node is None:
+            node = self.nodes[fen] = Node(fen, ply)
+        node.ply = min(node.ply, ply)
+        node.openings.add(ln.opening)
+        if parent is not None:
+            node.parents.add(parent)
+        return node
+
+    def add_move(self, node: Node, pos: Position, ln: Line, index: int) -> tuple[str, str]:
+        """Record move `index` of the line as a book move of `node` (at `pos`)."""
+        self.unfolded.add(position_fen(pos))
+        cfen, cmove = canonical_move(pos, ln.moves[index])
+        bm = node.moves.setdefault(cmove, BookMove(cmove))
+        bm.weight = max(bm.weight, ln.weight)
+        bm.sources.append((ln, index + 1))
+        return cfen, cmove
+
+    def line(self, ln: Line) -> None:
         pos = parse_fen(START_FEN)
         parent: tuple[str, str] | None = None
-        for ply, text in enumerate(ln.moves + ("",), start=1):
-            fen = canonical(position_fen(pos))[0]
-            node = nodes.get(fen)
-            if node is None:
-                node = nodes[fen] = Node(fen, ply - 1)
-            node.ply = min(node.ply, ply - 1)
-            node.openings.add(ln.opening)
-            if parent is not None:
-                node.parents.add(parent)
-            if not text:
-                break
-            unfolded.add(position_fen(pos))
-            cfen, cmove = canonical_move(pos, text)
-            bm = node.moves.setdefault(cmove, BookMove(cmove))
-            bm.weight = max(bm.weight, ln.weight)
-            bm.sources.append((ln, ply))
-            parent = (cfen, cmove)
-            pos.make(parse_iccs(pos, text))
-    return Tree(book, nodes, root, len(unfolded))
+        i = 0
+        while True:
+            node = self.visit(pos, i, ln, parent)
+            if i == len(ln.moves):
+                return
+            if ln.orders is not None and i == ln.orders[0] - 1:
+                parent = self.window(pos, ln, i, ln.orders[1])
+                i = ln.orders[1]
+                continue
+            parent = self.add_move(node, pos, ln, i)
+            pos.make(parse_iccs(pos, ln.moves[i]))
+            i += 1
+
+    def window(self, pos: Position, ln: Line, first: int, end: int) -> tuple[str, str]:
+        """Plies first..end-1 (from 0) of the line in every order that keeps
+        each side's moves on its own plies, moves every piece its original
+        move does and captures nothing; only orders that play the whole
+        window count.  Leaves `pos` after the window; returns the edge of the
+        line's own order into that position."""
+        window = range(first, end)
+        movers = {}
+        probe = pos.copy()
+        for j in window:
+            move = parse_iccs(probe, ln.moves[j])
+            movers[j] = probe.board[move & 0xFF]
+            probe.make(move)
+        edges: dict[frozenset[int], list[tuple[int, frozenset[int]]]] = {}
+
+        def step(played: frozenset[int], j: int) -> int | None:
+            if j in played or j % 2 != (first + len(played)) % 2:
+                return None
+            try:
+                move = parse_iccs(pos, ln.moves[j])
+            except NotationError:
+                return None
+            if pos.board[move & 0xFF] != movers[j] or pos.is_capture(move):
+                return None
+            return move
+
+        def forward(played: frozenset[int]) -> None:
+            edges[played] = []
+            for j in window:
+                move = step(played, j)
+                if move is None:
+                    continue
+                child = played | {j}
+                edges[played].append((j, child))
+                if child not in edges:
+                    pos.make(move)
+                    forward(child)
+                    pos.unmake()
+
+        forward(frozenset())
+        full = frozenset(window)
+        good = {full}
+        for played in sorted(edges, key=len, reverse=True):
+            if any(child in good for _, child in edges[played]):
+                good.add(played)
+        seen: set[frozenset[int]] = set()
+
+        def record(played: frozenset[int], parent: tuple[str, str] | None) -> None:
+            node = self.visit(pos, first + len(played), ln, parent)
+            if played == full or played in seen:
+                return
+            seen.add(played)
+            for j, child in edges[played]:
+                if child in good:
+                    edge = self.add_move(node, pos, ln, j)
+                    pos.make(parse_iccs(pos, ln.moves[j]))
+                    record(child, edge)
+                    pos.unmake()
+
+        record(frozenset(), None)
+        own: tuple[str, str] | None = None
+        for j in window:
+            own = (canonical(position_fen(pos))[0], canonical_move(pos, ln.moves[j])[1])
+            pos.make(parse_iccs(pos, ln.moves[j]))
+        assert own is not None
+        return own
+
+
+def expand(book: Book) -> Tree:
+    """Replay every line, merging positions by canonical FEN."""
+    ex = _Expander(book)
+    root = canonical(position_fen(parse_fen(START_FEN)))[0]
+    for ln in book.lines:
+        ex.line(ln)
+    return Tree(book, ex.nodes, root, len(ex.unfolded))
