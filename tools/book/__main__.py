@@ -20,7 +20,7 @@ from reference_py.config import ConfigError
 from reference_py.notation import NotationError
 
 from . import data
-from .check import Checker, check_tree, order
+from .check import Checker, check_tree, fill_cache, order
 from .engine import DEFAULT_ENGINE, Cache, Engine, EngineError
 from .source import BOOK_YAML, ROOT, load_book
 from .tree import expand
@@ -62,6 +62,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             raise EngineError(f"{args.cache}: expected results of one engine, found {len(ids)}")
         engine_id = ids.pop()
     else:
+        if args.jobs > 1:
+            def make_checker() -> Checker:
+                e = Engine(args.engine, threads=1, hash_mb=args.hash)
+                return Checker(cache, e.id, e)
+            fill_cache(tree, make_checker, args.jobs)
         engine = Engine(args.engine, threads=1, hash_mb=args.hash)
         engine_id = engine.id
     t0 = time.monotonic()
@@ -109,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cache", default=str(CACHE))
     p.add_argument("--engine", default=DEFAULT_ENGINE)
     p.add_argument("--hash", type=int, default=64, help="engine hash in MiB (default 64)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="engines searching at once before the check (default 1)")
     p.add_argument("--cached-only", action="store_true", help="never start the engine")
     p.add_argument("--partial", action="store_true",
                    help="with --cached-only: write the positions that have results, marked partial")
@@ -117,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("moves", nargs="+")
     p.set_defaults(fn=cmd_iccs)
     args = ap.parse_args(argv)
+    if getattr(args, "jobs", 1) < 1:
+        ap.error("--jobs must be at least 1")
     try:
         return args.fn(args)
     except (ConfigError, NotationError) as exc:

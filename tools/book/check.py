@@ -20,7 +20,9 @@ stopped part-way has covered the first lines of the file.
 from __future__ import annotations
 
 import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -136,3 +138,43 @@ def _report(log: TextIO, n: int, total: int, node: Node, p: Progress) -> None:
     log.write(f"[{n}/{total}] ply {node.ply}: {p.searched} positions searched in "
               f"{p.seconds / 60:.1f} min ({rate:.0f}/hour), at most {left:.1f} h left\n")
     log.flush()
+
+
+def fill_cache(tree: Tree, make_checker: Callable[[], Checker], jobs: int,
+               log: TextIO | None = sys.stderr) -> None:
+    """Search the positions the check needs with `jobs` engines at once.
+
+    The positions are cut into `jobs` runs of consecutive positions (so each
+    engine's hash still serves neighbours) and every engine fills the shared
+    cache; the sequential check that follows then finds every result there.
+    A result depends on the engine's hash, that is on the positions searched
+    before it, so a parallel fill gives results a serial one need not: the
+    cache records which were used, and the data is made from the cache.
+    """
+    nodes = order(tree)
+    rule = tree.book.check
+    size = -(-len(nodes) // jobs)
+    errors: list[BaseException] = []
+
+    def run(part: list[Node], name: str) -> None:
+        checker = make_checker()
+        try:
+            for n, node in enumerate(part, start=1):
+                checker.judge(node.fen, sorted(node.moves), rule)
+                if log is not None and n % 50 == 0:
+                    log.write(f"{name}: {n}/{len(part)} positions, {checker.searches} searches\n")
+                    log.flush()
+        except BaseException as exc:           # reported by the caller
+            errors.append(exc)
+        finally:
+            if checker.engine is not None:
+                checker.engine.close()
+
+    threads = [threading.Thread(target=run, args=(nodes[i:i + size], f"engine {i // size + 1}"))
+               for i in range(0, len(nodes), size)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]

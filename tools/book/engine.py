@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -154,6 +155,7 @@ class Cache:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.results: dict[tuple[str, str, int], Result] = {}
+        self._lock = threading.Lock()      # engines of a parallel check add together
         if path.exists():
             lines = path.read_text(encoding="utf-8").splitlines()
             for no, line in enumerate(lines, start=1):
@@ -172,10 +174,11 @@ class Cache:
         return self.results.get((engine, fen, depth))
 
     def add(self, result: Result) -> None:
-        self.results[result.key] = result
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as f:
-            f.write(_line(result))
+        with self._lock:
+            self.results[result.key] = result
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(_line(result))
 
     def rewrite(self, keep: set[tuple[str, str, int]]) -> None:
         """Keep only the results in `keep` (those the data uses), sorted."""
