@@ -1,0 +1,180 @@
+"""Check every book move with Fairy-Stockfish.
+
+The rule (config/book.yaml, `check`): Fairy-Stockfish searches each book
+position to `depth` for its best move; then the position after the best
+move and the position after each book move are searched to the same depth.
+A book move's loss is how much better the position after the best move is
+than the position after the book move, in centipawns for the side that
+moved (never below 0; 0 for the best move itself).  Comparing the two
+resulting positions, each searched to the same depth, measures the moves
+alike; and since the position after a book move is usually a book position
+itself, its search is one the check makes anyway, so a position costs
+about one search.  Moves that lose more than `max_loss_cp` fail: they are
+reported with their lines and left out of the data.
+
+Positions are checked in the order the lines of config/book.yaml reach
+them, so consecutive searches are of neighbouring positions and the
+engine's hash, kept from one search to the next, saves nodes; a check
+stopped part-way has covered the first lines of the file.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from reference_py.fen import parse_fen
+from reference_py.notation import parse_iccs
+
+from .engine import MATE_CP, Cache, Engine, Result
+from .source import CheckRule
+from .tree import Node, Tree, canonical, position_fen
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How one book move fared against the engine's best move."""
+    fen: str
+    move: str
+    loss_cp: int
+    best: str                   # the engine's best move
+    best_score: int             # the position after it, for the side that moved
+    score: int                  # the position after the book move, likewise
+
+    def passed(self, rule: CheckRule) -> bool:
+        return self.loss_cp <= rule.max_loss_cp
+
+
+class Missing(Exception):
+    """A result that is not in the cache, when the engine may not run."""
+
+
+class Checker:
+    """Search results from the cache, or from the engine when one is given."""
+
+    def __init__(self, cache: Cache, engine_id: str, engine: Engine | None) -> None:
+        self.cache = cache
+        self.engine_id = engine_id
+        self.engine = engine
+        self.searches = 0
+        self.used: set[tuple[str, str, int]] = set()     # cache keys the verdicts rest on
+
+    def result(self, fen: str, depth: int) -> Result:
+        got = self.cache.get(self.engine_id, fen, depth)
+        self.used.add((self.engine_id, fen, depth))
+        if got is not None:
+            return got
+        if self.engine is None:
+            raise Missing(fen)
+        got = self.engine.search(fen, depth)
+        self.cache.add(got)
+        self.searches += 1
+        return got
+
+    def after(self, fen: str, move: str, depth: int) -> int:
+        """The score of the position after `move`, for the side that moved."""
+        pos = parse_fen(fen)
+        pos.make(parse_iccs(pos, move))
+        if not pos.legal_moves():
+            return MATE_CP                  # the other side is mated (or stalemated: lost too)
+        child = canonical(position_fen(pos))[0]
+        return -self.result(child, depth).score
+
+    def judge(self, fen: str, moves: list[str], rule: CheckRule) -> dict[str, Verdict]:
+        """A verdict for each book move of a position."""
+        best = self.result(fen, rule.depth).best
+        best_score = self.after(fen, best, rule.depth)
+        out = {}
+        for m in moves:
+            score = best_score if m == best else self.after(fen, m, rule.depth)
+            out[m] = Verdict(fen, m, max(0, best_score - score), best, best_score, score)
+        return out
+
+
+@dataclass
+class Progress:
+    checked: int = 0            # positions whose every move has a verdict
+    searched: int = 0           # of those, positions that needed new searches
+    missing: int = 0            # positions without results (cache-only runs)
+    seconds: float = 0.0        # wall time spent in new searches
+
+
+def order(tree: Tree) -> list[Node]:
+    """Positions with book moves, in the order the lines first reach them."""
+    return [n for n in tree.nodes.values() if n.moves]
+
+
+def check_tree(tree: Tree, checker: Checker, log: TextIO | None = sys.stderr,
+               every: int = 25) -> tuple[dict[tuple[str, str], Verdict], Progress]:
+    """A verdict for every book move that has (or can get) engine results."""
+    rule = tree.book.check
+    verdicts: dict[tuple[str, str], Verdict] = {}
+    progress = Progress()
+    nodes = order(tree)
+    for n, node in enumerate(nodes, start=1):
+        before = checker.searches
+        t0 = time.monotonic()
+        try:
+            got = checker.judge(node.fen, sorted(node.moves), rule)
+        except Missing:
+            progress.missing += 1
+            continue
+        verdicts.update({(node.fen, m): v for m, v in got.items()})
+        progress.checked += 1
+        if checker.searches > before:
+            progress.searched += 1
+            progress.seconds += time.monotonic() - t0
+            if log is not None and progress.searched % every == 0:
+                _report(log, n, len(nodes), node, progress)
+    return verdicts, progress
+
+
+def _report(log: TextIO, n: int, total: int, node: Node, p: Progress) -> None:
+    rate = p.searched / p.seconds * 3600 if p.seconds else 0.0
+    left = (total - n) / rate if rate else 0.0
+    log.write(f"[{n}/{total}] ply {node.ply}: {p.searched} positions searched in "
+              f"{p.seconds / 60:.1f} min ({rate:.0f}/hour), at most {left:.1f} h left\n")
+    log.flush()
+
+
+def fill_cache(tree: Tree, make_checker: Callable[[], Checker], jobs: int,
+               log: TextIO | None = sys.stderr) -> None:
+    """Search the positions the check needs with `jobs` engines at once.
+
+    The positions are cut into `jobs` runs of consecutive positions (so each
+    engine's hash still serves neighbours) and every engine fills the shared
+    cache; the sequential check that follows then finds every result there.
+    A result depends on the engine's hash, that is on the positions searched
+    before it, so a parallel fill gives results a serial one need not: the
+    cache records which were used, and the data is made from the cache.
+    """
+    nodes = order(tree)
+    rule = tree.book.check
+    size = -(-len(nodes) // jobs)
+    errors: list[BaseException] = []
+
+    def run(part: list[Node], name: str) -> None:
+        checker = make_checker()
+        try:
+            for n, node in enumerate(part, start=1):
+                checker.judge(node.fen, sorted(node.moves), rule)
+                if log is not None and n % 50 == 0:
+                    log.write(f"{name}: {n}/{len(part)} positions, {checker.searches} searches\n")
+                    log.flush()
+        except BaseException as exc:           # reported by the caller
+            errors.append(exc)
+        finally:
+            if checker.engine is not None:
+                checker.engine.close()
+
+    threads = [threading.Thread(target=run, args=(nodes[i:i + size], f"engine {i // size + 1}"))
+               for i in range(0, len(nodes), size)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
