@@ -179,19 +179,22 @@ def load_yaml(path: Path | str) -> Node:
 
 
 def find_line(path: Path | str, *keys: str | int) -> int | None:
-    """The line of the value at keys[0] -> keys[1] -> ... (a str for a
-    mapping key, an int for a list index), or None when there is no such
-    value: for checks made after loading (the ROM build's) that must still
-    name the line of what they refuse."""
+    """The line of the entry at keys[0] -> keys[1] -> ... (a str for a
+    mapping key: the key's line; an int for a list index: the item's line),
+    or None when there is no such entry: for checks made after loading (the
+    ROM build's) that must still name the line of what they refuse."""
     node = load_yaml(path)
+    line = node.line
     for key in keys:
         if isinstance(key, int) and isinstance(node.value, list) and 0 <= key < len(node.value):
             node = node.value[key]
+            line = node.line
         elif isinstance(key, str) and isinstance(node.value, dict) and key in node.value:
+            line = node.key_line(key)
             node = node.value[key]
         else:
             return None
-    return node.line
+    return line
 
 
 __all__ = ["ConfigError", "MAX_BYTES", "MAX_DEPTH", "MAX_INT_CHARS", "Node", "find_line", "load_yaml", "show"]

@@ -29,6 +29,15 @@ ROM_INPUTS = (
 )
 
 
+ASM_DIR = ROOT / "asm"
+LINK_CONFIG = ASM_DIR / "xiangqi.cfg"   # the ld65 linker config: memory areas and segments
+
+
+def asm_sources() -> list[Path]:
+    """Every asm/**/*.s, sorted by path: the link order."""
+    return sorted(ASM_DIR.rglob("*.s"))
+
+
 def input_files() -> list[Path]:
     """Every file the ROM is built from, sorted."""
     return sorted({p for pat in ROM_INPUTS for p in ROOT.glob(pat) if p.is_file()})
