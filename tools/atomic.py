@@ -8,6 +8,7 @@ alone.)
 """
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -19,8 +20,16 @@ from PIL import Image
 def write_atomic(path: str | Path, data: bytes | Callable[[BinaryIO], None]) -> None:
     """Write `data` (bytes, or a function writing to a binary file) to path
     through a temporary file and a rename.  The file gets the usual mode
-    (0666 less the umask), not mkstemp's 0600."""
+    (0666 less the umask), not mkstemp's 0600.  A path that is a directory,
+    or lies under a file, raises OSError naming it before anything is written."""
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(parent))
+            break
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
