@@ -17,19 +17,28 @@ from typing import BinaryIO, Callable
 from PIL import Image
 
 
+def check_target(path: str | Path, directory: bool = False) -> None:
+    """Raise OSError (naming the culprit) if `path` cannot become a file (or,
+    with `directory`, a folder of files): a tool that writes after a long run
+    checks its outputs first."""
+    path = Path(path)
+    if path.exists() and path.is_dir() != directory:
+        code = errno.ENOTDIR if directory else errno.EISDIR
+        raise OSError(code, os.strerror(code), str(path))
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(parent))
+            break
+
+
 def write_atomic(path: str | Path, data: bytes | Callable[[BinaryIO], None]) -> None:
     """Write `data` (bytes, or a function writing to a binary file) to path
     through a temporary file and a rename.  The file gets the usual mode
     (0666 less the umask), not mkstemp's 0600.  A path that is a directory,
     or lies under a file, raises OSError naming it before anything is written."""
     path = Path(path)
-    if path.is_dir():
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(parent))
-            break
+    check_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TextIO
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:        # allow `python tools/rom/build.py`
@@ -53,6 +54,7 @@ if str(ROOT) not in sys.path:        # allow `python tools/rom/build.py`
 
 from tools.rom import chr as chrtool     # noqa: E402
 from tools.rom import files              # noqa: E402
+from tools.rom.files import BuildError   # noqa: E402
 from tools.rom import gen_tables         # noqa: E402
 from reference_py.config import ConfigError  # noqa: E402
 from tools.asm import AsmError  # noqa: E402
@@ -69,10 +71,6 @@ CHR_SOURCES = [("assets/bg.png", "build/bg.chr"),          # pattern table $0000
                ("assets/sprites.png", "build/sprites.chr")]  # pattern table $1000
 BOARD = "UxROM"                       # the cartridge asm/header.s declares
 CHR_RAM_SIZE = 8192
-
-
-class BuildError(Exception):
-    pass
 
 
 def rel(p: Path) -> str:
@@ -222,9 +220,10 @@ def check_rom(path: Path, name: Path | None = None) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def build(assembler: str = "ours", rom: Path = DEFAULT_ROM) -> str:
+def build(assembler: str = "ours", rom: Path = DEFAULT_ROM, report: TextIO | None = None) -> str:
     """Build the ROM; returns its SHA-256.  Raises BuildError: nothing is
-    put in place unless the whole build passed."""
+    put in place unless the whole build passed.  Our linker's memory report
+    goes to `report` (default: standard output)."""
     rom = Path(rom)
     if not rom.is_absolute():
         rom = ROOT / rom
@@ -234,13 +233,13 @@ def build(assembler: str = "ours", rom: Path = DEFAULT_ROM) -> str:
     try:
         build_tables()
         build_chr()
-        return _link(assembler, rom)
+        return _link(assembler, rom, report or sys.stdout)
     except OSError as exc:
         name = rel(Path(exc.filename)) if exc.filename else rel(rom)
         raise BuildError(f"cannot write {name}: {exc.strerror}") from None
 
 
-def _link(assembler: str, rom: Path) -> str:
+def _link(assembler: str, rom: Path, out: TextIO) -> str:
     stages: list[Staged] = []
     try:
         stage = Staged(rom.parent)
@@ -265,7 +264,7 @@ def _link(assembler: str, rom: Path) -> str:
                                      f"{rel(rom)} is left as it was, the ca65 build is in {rel(ref)}")
             build_stage.commit()
         stage.commit()
-        sys.stdout.write(report)  # ours: RAM by segment, PRG used/free per bank, CHR, header
+        out.write(report)  # ours: RAM by segment, PRG used/free per bank, CHR, header
         return digest
     finally:
         for st in reversed(stages):
