@@ -87,8 +87,8 @@ def run(cmd: list[str], what: str) -> str:
     except FileNotFoundError:
         raise BuildError(f"{what}: '{cmd[0]}' not found (for ca65/ld65: apt-get install cc65)") from None
     if r.returncode != 0:
-        msg = (r.stderr.strip() or r.stdout.strip() or f"exit status {r.returncode}")
-        raise BuildError(f"{what} failed:\n{msg}")
+        lines = [ln.strip() for ln in (r.stderr.strip() or r.stdout.strip()).splitlines() if ln.strip()]
+        raise BuildError(f"{what}: {'; '.join(lines) or f'failed (exit status {r.returncode})'}")
     return r.stdout
 
 

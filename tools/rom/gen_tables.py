@@ -51,7 +51,7 @@ from reference_py.zobrist import ZOBRIST, ZOBRIST_SIDE  # noqa: E402
 from reference_py import rules as R  # noqa: E402
 from reference_py import search as S  # noqa: E402
 from tools.asm import AreaOverflow, AsmError, assemble_and_link, assemble_file, parse_config  # noqa: E402
-from tools.atomic import write_atomic  # noqa: E402
+from tools.atomic import check_target, write_atomic  # noqa: E402
 from tools.rom import files  # noqa: E402
 
 DEFAULT_OUT = ROOT / "build" / "gen"
@@ -679,6 +679,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("outdir", nargs="?", default=str(DEFAULT_OUT), help="default build/gen")
     args = ap.parse_args(argv)
     try:
+        check_target(args.outdir, directory=True)       # before the tables are made and checked
         for p in generate(Path(args.outdir)):
             print(p)
     except (ConfigError, AsmError) as exc:
