@@ -18,10 +18,12 @@ before assembling and passes OUTDIR to both assemblers with -I):
                   to the screens' bank; everything else to the engine's.
 
 Every number comes from reference_py (board.py, zobrist.py, evaluate.py,
-config.py and config/*.yaml through it).  A YAML problem raises
-reference_py.config.ConfigError ("file:line: message") before anything is
-written; each file is written to a temporary name and renamed into place,
-so a failed run never leaves a partial file.
+config.py and config/*.yaml through it).  A YAML problem, or a value the
+cartridge cannot hold (check_fit: the ROM is linked in memory with the new
+tables, and a memory area that overflows is traced back to the YAML value
+that fills it), raises reference_py.config.ConfigError ("file:line:
+message") before anything is written; each file is written to a temporary
+name and renamed into place, so a failed run never leaves a partial file.
 
 Row tables (Zobrist, values) hold only the playable squares 23..130 of the
 padded board (108 bytes per row); row_ptr points 23 bytes before a piece's
