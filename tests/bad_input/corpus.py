@@ -171,7 +171,8 @@ class Case:
     words: tuple[str, ...]
     edits: tuple[Edit, ...] = ()
     usage: bool = False                 # an argparse error: its usage line comes first
-    needs: str = ""                     # a program that must be installed (ca65)
+    needs: str = ""                     # a program that must be installed (ca65), or a path (/proc: a
+                                        # folder where not even root can create a file)
     issue: str = ""                     # the item of the bad-input issue it comes from, if any
     cpu_limit: float = field(default=15.0)   # CPU seconds, children included
 
@@ -353,6 +354,17 @@ CASES: list[Case] = [
       edits=(Mkdir("outdir"),), issue="7"),
     C("build-output-under-file", "tools.build_rom -o Makefile/x.nes", 1, "Makefile is not a directory",
       edits=(Write("Makefile", "all:\n"),), issue="7"),
+    C("asm-output-unwritable", _asm("-o", "/proc/x.bin"), 1, "cannot write '/proc/x.bin'", edits=ASM_FILES,
+      needs="/proc", issue="7"),
+    C("build-output-unwritable", "tools.build_rom -o /proc/x.nes", 1, "cannot write /proc/x.nes", needs="/proc",
+      issue="7"),
+    C("chr-output-unwritable", "tools.rom.chr t.png -o /proc/x.chr", 1, "cannot write /proc/x.chr",
+      edits=(Picture("t.png"),), needs="/proc", issue="7"),
+    C("gen-tables-output-unwritable", "tools.rom.gen_tables /proc/gen", 1, "cannot write /proc/gen", needs="/proc",
+      issue="7"),
+    C("play-gif-unwritable", "tools.play --headless --gif /proc/x.gif", 1, "cannot write /proc/x.gif", needs="/proc"),
+    C("match-out-unwritable", "bench.match Easy Novice --out /proc/x.json", 2, "cannot write /proc/x.json",
+      needs="/proc"),
     C("build-art-not-png", "tools.build_rom", 1, "assets/bg.png: a GIF image, not a PNG",
       edits=(Picture("assets/bg.png", fmt="GIF", size=(128, 128)),), issue="10"),
     C("gen-tables-output-file", "tools.rom.gen_tables Makefile", 1, "cannot write", "Not a directory",

@@ -58,7 +58,7 @@ from tools.rom.files import BuildError   # noqa: E402
 from tools.rom import gen_tables         # noqa: E402
 from reference_py.config import ConfigError  # noqa: E402
 from tools.asm import AsmError  # noqa: E402
-from tools.atomic import write_atomic  # noqa: E402
+from tools.atomic import check_target, write_atomic  # noqa: E402
 from tools.nes.cartridge import CartridgeError, Header  # noqa: E402
 
 ASM_DIR = files.ASM_DIR
@@ -129,7 +129,8 @@ def sources() -> list[Path]:
 
 def check_output(rom: Path) -> None:
     """Refuse, before any work, a ROM path the outputs cannot be put at: a
-    directory, or a path under something that is not a directory."""
+    directory, a path under something that is not a directory, a folder
+    where no file can be created."""
     if rom.is_dir():
         raise BuildError(f"{rel(rom)}: is a directory (give the ROM's file name)")
     for parent in rom.parents:
@@ -137,6 +138,10 @@ def check_output(rom: Path) -> None:
             if not parent.is_dir():
                 raise BuildError(f"{rel(rom)}: {rel(parent)} is not a directory")
             break
+    try:
+        check_target(rom)
+    except OSError as exc:
+        raise BuildError(f"cannot write {rel(rom)}: {exc.strerror}") from None
 
 
 class Staged:
@@ -147,8 +152,11 @@ class Staged:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.created = [p for p in (folder, *folder.parents) if not p.exists()]
-        folder.mkdir(parents=True, exist_ok=True)
-        self._tmp = tempfile.TemporaryDirectory(prefix=".build-", dir=folder)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._tmp = tempfile.TemporaryDirectory(prefix=".build-", dir=folder)
+        except OSError as exc:
+            raise BuildError(f"cannot write in {rel(folder)}: {exc.strerror}") from None
         self.dir = Path(self._tmp.name)
         self.committed = False
 
