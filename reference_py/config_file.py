@@ -159,6 +159,10 @@ class _Builder:
             pending[0] = None
 
 
+def _code(character: int | str | bytes) -> int:
+    return character if isinstance(character, int) else ord(character)
+
+
 def load_yaml(path: Path | str) -> Node:
     """The file's single document as a Node tree.  Raises ConfigError."""
     path = Path(path)
@@ -167,6 +171,9 @@ def load_yaml(path: Path | str) -> Node:
     try:
         for ev in yaml.parse(text, Loader=yaml.SafeLoader):
             builder.event(ev)
+    except yaml.reader.ReaderError as exc:      # a character YAML does not allow (NUL, ...)
+        raise ConfigError(path, text.count("\n", 0, exc.position) + 1,
+                          f"not valid YAML: character U+{_code(exc.character):04X} is not allowed") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ConfigError(path, mark.line + 1 if mark else None,
