@@ -136,9 +136,10 @@ NOTES = """## How the RAM is laid out
   and the search's per-ply bytes, node counter and LFSR.
 * The per-ply arrays and the repetition ring are sized from the levels'
   depth + quiescence depth (tools/rom/gen_tables.py `ply_sizes`), so a
-  deeper level grows them at the next build; the whole map is linked, so
-  an overflow is a link error, and `tools/nes` faults any engine access
-  outside the engine's segments.
+  deeper level grows them at the next build; one they no longer fit is
+  refused at its line of config/difficulty.yaml (the build links the ROM
+  in memory first), and `tools/nes` faults any engine access outside the
+  engine's segments.
 * A piece's kind is not stored: every kind has fixed slots, so it is the ROM
   table `code_kind` of the piece's code.
 """
