@@ -36,8 +36,10 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable, Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -530,14 +532,19 @@ def data_tables(inp: Inputs) -> str:
 # overflow (linking asm/ram.s alone, which declares all RAM, with that value
 # changed) and names its line.
 
-def _link(sources: list[Path], const: str, data: str):
-    """Assemble and link `sources` with asm/xiangqi.cfg and these generated
-    includes (written to a temporary directory, removed after)."""
+@contextmanager
+def _includes(const: str, data: str) -> Iterator[list[str]]:
+    """The include path with these generated files in a temporary directory."""
     with tempfile.TemporaryDirectory(prefix="xiangqi-gen-") as tmp:
         (Path(tmp) / "eng_const.inc").write_text(const, encoding="ascii")
         (Path(tmp) / "eng_tables.inc").write_text(data, encoding="ascii")
-        return assemble_and_link([str(s) for s in sources], str(files.LINK_CONFIG),
-                                 [str(files.ASM_DIR), tmp])
+        yield [str(files.ASM_DIR), tmp]
+
+
+def _link(sources: list[Path], const: str, data: str) -> None:
+    """Assemble and link `sources` with asm/xiangqi.cfg and these includes."""
+    with _includes(const, data) as include:
+        assemble_and_link([str(s) for s in sources], str(files.LINK_CONFIG), include)
 
 
 def _ram_overflow(inp: Inputs) -> AreaOverflow | None:
@@ -549,7 +556,7 @@ def _ram_overflow(inp: Inputs) -> AreaOverflow | None:
     return None
 
 
-def _largest(lo: int, hi: int, fits) -> int | None:
+def _largest(lo: int, hi: int, fits: Callable[[int], bool]) -> int | None:
     """The largest v in lo..hi with fits(v) (fits is monotone), or None."""
     if hi < lo or not fits(lo):
         return None
@@ -559,25 +566,27 @@ def _largest(lo: int, hi: int, fits) -> int | None:
     return lo
 
 
-def _blame_ram(inp: Inputs, exc: AreaOverflow) -> ConfigError:
+def _blame_ram(inp: Inputs, exc: AreaOverflow) -> ConfigError | None:
     """The YAML value that makes RAM overflow: the move stack, else the
     first level whose depth or qdepth alone does it, else the levels' mix
-    of one's depth and another's qdepth."""
+    of one's depth and another's qdepth.  None if even the smallest config
+    overflows (then asm/ram.s is to blame, not the YAML)."""
     where = f"memory area '{exc.area}' (RAM, asm/ram.s) would overflow by {exc.excess} bytes"
     ms = inp.scfg.move_stack_entries
 
     def with_stack(n: int) -> Inputs:
         return replace(inp, scfg=replace(inp.scfg, move_stack_entries=n))
 
+    def fits_alone(lv: Level) -> bool:
+        return _ram_overflow(replace(with_stack(MOVE_STACK_MIN), levels=(lv,))) is None
+
+    if not fits_alone(replace(inp.levels[0], depth=1, qdepth=0)):
+        return None
     if ms > MOVE_STACK_MIN and _ram_overflow(with_stack(MOVE_STACK_MIN)) is None:
         most = _largest(MOVE_STACK_MIN, ms - 1, lambda n: _ram_overflow(with_stack(n)) is None)
         return ConfigError(inp.search_yaml, key_line(inp.search_yaml, "move_stack_entries"),
                            f"move_stack_entries = {ms} does not fit the cartridge's RAM: {where}; "
                            f"at most {most} entries fit with these levels")
-
-    def fits_alone(lv: Level) -> bool:
-        return _ram_overflow(replace(inp, levels=(lv,))) is None
-
     for i, lv in enumerate(inp.levels):
         if fits_alone(lv):
             continue
@@ -600,33 +609,25 @@ def _blame_ram(inp: Inputs, exc: AreaOverflow) -> ConfigError:
 
 
 def _segment_bytes(inp: Inputs, segment: str) -> int:
-    """Bytes the generated tables put into a segment (eng_tables.s alone)."""
-    obj_sizes = _link_sizes([TABLES_SOURCE], constants(inp), data_tables(inp))
-    return obj_sizes.get(segment, 0)
+    """Bytes the generated tables put into a segment (eng_tables.s assembled alone)."""
+    with _includes(constants(inp), data_tables(inp)) as include:
+        obj = assemble_file(str(TABLES_SOURCE), include)
+    sec = obj.sections.get(segment)
+    return len(sec.data) if sec else 0
 
 
-def _link_sizes(sources: list[Path], const: str, data: str) -> dict[str, int]:
-    """Segment -> bytes of these sources assembled with these includes."""
-    with tempfile.TemporaryDirectory(prefix="xiangqi-gen-") as tmp:
-        (Path(tmp) / "eng_const.inc").write_text(const, encoding="ascii")
-        (Path(tmp) / "eng_tables.inc").write_text(data, encoding="ascii")
-        sizes: dict[str, int] = {}
-        for src in sources:
-            obj = assemble_file(str(src), [str(files.ASM_DIR), tmp])
-            for name, sec in obj.sections.items():
-                sizes[name] = sizes.get(name, 0) + len(sec.data)
-        return sizes
-
-
-def _blame_sets(inp: Inputs, exc: AreaOverflow) -> ConfigError:
-    """Too many weight sets for the engine's bank: how many fit."""
+def _blame_sets(inp: Inputs, exc: AreaOverflow) -> ConfigError | None:
+    """Too many weight sets for the engine's bank: how many fit (the bytes
+    a set takes measured by assembling the tables with one more set).  None
+    if not even one fits (then the engine's code is to blame)."""
     names = inp.set_names
     more = replace(inp, cfg=replace(inp.cfg, sets={**inp.cfg.sets, "FIT_PROBE": inp.cfg.sets[names[-1]]}),
                    tables=inp.tables + inp.tables[-1:])
     per_set = _segment_bytes(more, SEGMENT_ENGINE) - _segment_bytes(inp, SEGMENT_ENGINE)
-    fit = max(0, len(names) - -(-exc.excess // per_set))
-    first_out = names[min(fit, len(names) - 1)]
-    return ConfigError(inp.eval_yaml, key_line(inp.eval_yaml, "sets", first_out),
+    fit = len(names) - -(-exc.excess // per_set)
+    if fit < 1:
+        return None
+    return ConfigError(inp.eval_yaml, key_line(inp.eval_yaml, "sets", names[fit]),
                        f"{len(names)} weight sets do not fit the engine's bank: their tables take {per_set} bytes "
                        f"a set of segment {SEGMENT_ENGINE}, and memory area '{exc.area}' would overflow by "
                        f"{exc.excess} bytes; at most {fit} sets fit beside the engine's code")
@@ -635,23 +636,20 @@ def _blame_sets(inp: Inputs, exc: AreaOverflow) -> ConfigError:
 def check_fit(inp: Inputs, const: str, data: str) -> None:
     """Link the whole ROM in memory with these includes.  Raises ConfigError
     naming the YAML line when a config value makes a memory area overflow,
-    AsmError for any other problem of the sources."""
+    AsmError for any other problem of the sources (an overflow included
+    that no YAML value can undo)."""
     try:
         _link(files.asm_sources(), const, data)
     except AreaOverflow as exc:
-        area = next(m for m in parse_config(str(files.LINK_CONFIG)).memory if m.name == exc.area)
-        segments = {s.name for s in parse_config(str(files.LINK_CONFIG)).segments
-                    if area.name in (s.load, s.run)}
+        cfg = parse_config(str(files.LINK_CONFIG))
+        area = next(m for m in cfg.memory if m.name == exc.area)
+        segments = {s.name for s in cfg.segments if area.name in (s.load, s.run)}
         blame = None
         if area.file is None:
             blame = _blame_ram(inp, exc)
         elif SEGMENT_ENGINE in segments:
             blame = _blame_sets(inp, exc)
-        elif SEGMENT_UI in segments:
-            blame = ConfigError(inp.levels_yaml, key_line(inp.levels_yaml, "levels"),
-                                f"the level names do not fit the screens' bank: memory area '{exc.area}' "
-                                f"would overflow by {exc.excess} bytes")
-        if blame is None:
+        if blame is None:       # (the level names' 8 bytes a level are never what fills a bank)
             raise
         raise blame from None
 
