@@ -351,6 +351,9 @@ CASES: list[Case] = [
       edits=(Append("asm/system/nmi.s", "\n  frobnicate #1\n"),)),
     C("asm-zero-page-full", "tools.build_rom", 1, "asm/xiangqi.cfg:", "memory area 'ZP' overflows",
       edits=(Sub("asm/ram.s", "far_ptr:         .res 2", "far_ptr:         .res 30"),)),
+    C("asm-zero-page-full-new-config", "tools.build_rom", 1, "asm/xiangqi.cfg:", "memory area 'ZP' overflows",
+      edits=(Sub("asm/ram.s", "far_ptr:         .res 2", "far_ptr:         .res 200"),
+             SubLine(LEVELS, level_line("Novice", "noise"), "63", "31"))),
     # ---- build outputs ------------------------------------------------------------------------
     C("build-output-directory", "tools.build_rom -o outdir", 1, "outdir: is a directory",
       edits=(Mkdir("outdir"),), issue="7"),
