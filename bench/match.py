@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from reference_py.board import BLACK, RED, move_iccs
 from reference_py.cli import UsageError, run_cli
 from reference_py.fen import START_FEN
-from reference_py.pgn import append_game, format_game
+from reference_py.pgn import PgnError, append_game, check_can_add, format_game
 from reference_py.rules import Game
 from reference_py.search import Searcher, level_by_name, levels
 from tools.atomic import check_target, write_atomic
@@ -136,13 +136,17 @@ def run(args: argparse.Namespace) -> int:
     for name in {n for pair in pairs for n in pair}:
         if name not in names:
             raise UsageError(f"unknown level '{name}' (levels: {', '.join(names)})")
-    for path in (args.out, args.pgn):   # before hours of games, not after
-        if path:
-            try:
-                check_target(path)
-            except OSError as exc:
-                where = "" if str(exc.filename) == path else f" ({exc.filename})"
-                raise UsageError(f"cannot write {path}: {exc.strerror}{where}") from None
+    if args.out:                        # before hours of games, not after
+        try:
+            check_target(args.out)
+        except OSError as exc:
+            where = "" if str(exc.filename) == args.out else f" ({exc.filename})"
+            raise UsageError(f"cannot write {args.out}: {exc.strerror}{where}") from None
+    if args.pgn:
+        try:
+            check_can_add(args.pgn)
+        except PgnError as exc:
+            raise UsageError(f"--pgn {exc}") from None
     summary = []
     for a, b in pairs:
         m = match(a, b, args.games, args.jobs, args.seed, pgn=args.pgn)

@@ -48,7 +48,7 @@ import numpy as np
 from PIL import Image
 
 from tools.atomic import check_target, save_png, write_atomic
-from reference_py.pgn import append_game
+from reference_py.pgn import PgnError, append_game, check_can_add
 from tools.nes.cartridge import Cartridge, CartridgeError
 from tools.nes.console import A, SELECT, START, Console, EmulatorCrashed
 from tools.nes.gamelog import GameWatcher, RecordError
@@ -347,8 +347,8 @@ def main(argv: list[str] | None = None) -> int:
         Cartridge.load(args.rom)        # a complete cartridge file, before the emulator sees it
         check_target(args.gif)
         check_target(args.shots, directory=True)
-        check_target(args.pgn)
-    except CartridgeError as exc:
+        check_can_add(args.pgn)
+    except (CartridgeError, PgnError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
@@ -361,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"No window: {problem}.  Running {rel(args.rom)} headless instead: "
               f"recording the title screen and the attract mode.")
         return record(args.rom, args.gif, args.shots)
-    except (PlayError, EmulatorCrashed) as exc:
+    except (PlayError, EmulatorCrashed, PgnError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
