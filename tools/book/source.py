@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from reference_py.config import ConfigError, _load, _Node
+from reference_py.config_file import ConfigError, Node, load_yaml
 from reference_py.fen import START_FEN, parse_fen
 from reference_py.notation import NotationError, parse_iccs
 
@@ -105,13 +105,13 @@ def _err(path: Path, line: int | None, message: str) -> ConfigError:
     return ConfigError(_rel(path), line, message)
 
 
-def _str(path: Path, node: _Node, what: str) -> str:
+def _str(path: Path, node: Node, what: str) -> str:
     if not isinstance(node.value, str) or not node.value.strip():
         raise _err(path, node.line, f"{what} must be a non-empty string, got {node.value!r}")
     return node.value.strip()
 
 
-def _int(path: Path, node: _Node, what: str, lo: int, hi: int) -> int:
+def _int(path: Path, node: Node, what: str, lo: int, hi: int) -> int:
     v = node.value
     if isinstance(v, bool) or not isinstance(v, int):
         raise _err(path, node.line, f"{what} must be an integer, got {v!r}")
@@ -120,7 +120,7 @@ def _int(path: Path, node: _Node, what: str, lo: int, hi: int) -> int:
     return v
 
 
-def _mapping(path: Path, node: _Node, what: str, keys: tuple[str, ...]) -> dict[str, _Node]:
+def _mapping(path: Path, node: Node, what: str, keys: tuple[str, ...]) -> dict[str, Node]:
     if not isinstance(node.value, dict):
         raise _err(path, node.line, f"{what} must be a mapping")
     for k, v in node.value.items():
@@ -145,7 +145,7 @@ def _move_tokens(text: str, yaml_node: yaml.Node) -> list[tuple[str, int]]:
     return out
 
 
-def _check_rule(path: Path, node: _Node) -> CheckRule:
+def _check_rule(path: Path, node: Node) -> CheckRule:
     m = _mapping(path, node, "check", CHECK_KEYS)
     for key in CHECK_KEYS:
         if key not in m:
@@ -178,7 +178,7 @@ def load_book(path: Path | str = BOOK_YAML) -> Book:
         raise _err(path, None, f"cannot read: {exc.strerror}") from None
     # Line numbers of the raw YAML nodes (for per-move lines), alongside the
     # validated tree that reference_py.config builds.
-    root = _load(path)
+    root = load_yaml(path)
     raw_root = yaml.compose(data.decode("utf-8"), Loader=yaml.SafeLoader)
     top = _mapping(path, root, "the file", ("check", "openings"))
     for key in ("check", "openings"):
@@ -229,7 +229,7 @@ def load_book(path: Path | str = BOOK_YAML) -> Book:
     return book
 
 
-def _line(path: Path, oid: int, zh: str, main: bool, weight: int, node: _Node,
+def _line(path: Path, oid: int, zh: str, main: bool, weight: int, node: Node,
           raw: yaml.Node) -> Line:
     name = ""
     line_weight = 1
@@ -269,7 +269,7 @@ def _line(path: Path, oid: int, zh: str, main: bool, weight: int, node: _Node,
                 tuple(at for _, at in tokens))
 
 
-def _orders(path: Path, node: _Node) -> tuple[int, int]:
+def _orders(path: Path, node: Node) -> tuple[int, int]:
     """`orders: [first, last]`: the line's plies first..last (from 1) may be
     played in any order that keeps each side's moves on its own plies."""
     v = node.value
