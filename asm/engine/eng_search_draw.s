@@ -65,13 +65,10 @@ stm  = local+4         ; nonzero: the side to move checked on every move
 klo  = local+5         ; keys[n]
 khi  = local+6
 ylast = local+7        ; the last Y to compare (n - min(clock, n)) + 2
-mi   = local+12        ; at_limit: the move being tried (eng_make and
-                       ; eng_is_legal use local+0..11)
   lda eng_clock
   cmp #DRAW_PLIES
-  bcc rep
-  jmp at_limit
-rep:                   ; A = clock (also a subroutine: at_limit calls it)
+  bcs limit            ; (the common case falls through)
+rep:                   ; A = clock (also a subroutine: move_limit calls it)
   ldx s_rep_top
   stx n
   cpx eng_clock
@@ -106,6 +103,8 @@ next:
 none:
   clc
   rts
+limit:
+  jmp move_limit       ; in ENGINE_RARE, after the bank's hot code and tables
 maybe:
   lda rep_key_hi,y
   cmp khi
@@ -165,8 +164,24 @@ walk:
 draw:
   sec
   rts
-at_limit:              ; clock >= DRAW_PLIES (A = clock)
-  jsr rep              ; a repetition first (C = 1: it decides, rv set)
+.endproc
+
+.segment "ENGINE_RARE"
+
+;;
+; draw_score's tail at the move limit (clock >= DRAW_PLIES; A = clock):
+; a repetition decides first (draw_score's scan, called as a subroutine),
+; else the node is a draw (rv = 0) when the side to move has a legal move
+; and lost (rv = -MATE + ply) when it has none.  The moves are listed at
+; ply_first[eng_ply] as the node would list them; when they do not fit,
+; the draw stands.  Output: C = 1, rv.  Uses local+0..13.  Clobbers A, X, Y.
+; It lies in ENGINE_RARE, after the bank's hot code and tables, so that
+; adding it moved none of them (their page crossings set the search's
+; cycles per node).
+.proc move_limit
+mi   = local+12        ; the move being tried (eng_make and eng_is_legal
+                       ; use local+0..11)
+  jsr draw_score::rep  ; a repetition first (C = 1: it decides, rv set)
   bcs done
   ldx eng_ply          ; the moves, as the node would list them
   lda ply_first,x
