@@ -29,7 +29,7 @@ from reference_py.cli import game_position  # noqa: E402
 from reference_py.fen import format_fen, parse_fen  # noqa: E402
 from reference_py.position import Position  # noqa: E402
 from reference_py.rules import DRAW_PLIES, GAME_WINDOW  # noqa: E402
-from reference_py.search import SearchResult, Searcher, level_by_name, levels  # noqa: E402
+from reference_py.search import MATE, SearchResult, Searcher, level_by_name, levels  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "edge_suite.fen"
 SEARCH_SUITE = Path(__file__).resolve().parent / "search_suite.fen"
@@ -42,9 +42,12 @@ PATHS = {
     "rep-at-clock": "a repetition found exactly `clock` plies back (the rule's clock bound)",
     "rep-past-clock": "a repeated key just past the clock bound (k = clock + 1 or + 2): not a repetition",
     "rep-at-window": "a repetition found at the oldest position of the game window (k = n)",
-    "rep-perpetual": "a repetition scored as perpetual check (either sign)",
+    "rep-short-bound": "a repetition 4 plies back when the clock or the window allows only 4 or 5",
+    "rep-perpetual-mover": "a repetition scored +perpetual (the side that just moved checked throughout)",
+    "rep-perpetual-to-move": "a repetition scored -perpetual (the side to move checked throughout)",
     "aging": "the history table halved (an entry plus its bonus above 255)",
     "deepest": "a node at the level's deepest ply (depth + qdepth)",
+    "mated-in-search": "a main-search node (depth >= 1, below the root) with no legal move",
     "horizon-check": "a depth-0 node in check (quiescence starts with evasions)",
     "single": "exactly one legal root move (the search stops after iteration 1)",
 }
@@ -72,11 +75,12 @@ class PathProbe(Searcher):
         if first is not None:
             self.hits["rep-at-clock"] += first == clock
             self.hits["rep-at-window"] += first == n
+            self.hits["rep-short-bound"] += first == 4 and min(clock, n) <= 5
         elif any(keys[n - k] == keys[n] for k in (clock + 1, clock + 2) if 4 <= k <= n):
             self.hits["rep-past-clock"] += 1
         v = super()._draw_score(ply)
         if first is not None and v:
-            self.hits["rep-perpetual"] += 1
+            self.hits["rep-perpetual-mover" if v > 0 else "rep-perpetual-to-move"] += 1
         return v
 
     def _reward(self, move: int, depth: int, ply: int, cutoff: bool) -> None:
@@ -86,7 +90,10 @@ class PathProbe(Searcher):
 
     def _alphabeta(self, depth: int, alpha: int, beta: int, ply: int, on_pv: bool, in_check: bool) -> int:
         self._at(ply)
-        return super()._alphabeta(depth, alpha, beta, ply, on_pv, in_check)
+        v = super()._alphabeta(depth, alpha, beta, ply, on_pv, in_check)
+        if ply > 0 and depth > 0 and v == -MATE + ply and not self.aborted and not self.pos.legal_moves():
+            self.hits["mated-in-search"] += 1
+        return v
 
     def _quiesce(self, alpha: int, beta: int, ply: int, qply: int, in_check: bool) -> int:
         self._at(ply)
@@ -203,6 +210,17 @@ ROOK_TOUR = (["a2", "a7", "b7", "b6", "b5", "b4", "b3", "b2", "c2", "c3", "c4", 
               "i7", "i6", "i5", "i4", "i3", "i2"])
 
 
+# Red has checked a1e1 e9f9 e1f1 f9e9: f1e1 now repeats a position with Red
+# checking throughout (the perpetual scored for the side that just moved),
+# and so do the later plies of the same cycle.
+CHECK_CYCLE = ("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", ["a1e1", "e9f9", "e1f1", "f9e9", "f1e1", "e9f9"])
+
+
+def _check_cycles() -> list[tuple[str, list[str]]]:
+    fen, moves = CHECK_CYCLE
+    return [(fen, moves[:k]) for k in range(3, len(moves) + 1)]
+
+
 def _window_cycle() -> list[tuple[str, list[str]]]:
     moves = []
     for i in range(len(ROOK_TOUR)):
@@ -213,8 +231,10 @@ def _window_cycle() -> list[tuple[str, list[str]]]:
 
 def build(per_path: int = 2) -> list[str]:
     """Up to `per_path` positions per (path, level), the cheapest (fewest
-    nodes) of the candidates that reach the path."""
-    cands = (_limit_candidates() + _window_cycle() + _cycling_games(40, 7, (6, 30))
+    nodes) of the candidates that reach the path; for the history's aging
+    also the `per_path` that age it most often (early aging changes the
+    move order of the rest of the search, where a mistake in it shows)."""
+    cands = (_limit_candidates() + _window_cycle() + _check_cycles() + _cycling_games(40, 7, (6, 30))
              + _cycling_games(12, 8, (60, 90))
              + [(f, m) for f, m, _ in _suite_lines()])
     lines = ["# Edge-path suite (emu_tests/edge_paths.py): FEN [; moves ...] # path level"]
@@ -224,18 +244,22 @@ def build(per_path: int = 2) -> list[str]:
             res, hits = probe(fen, moves, lv.name)
             for p in PATHS:
                 if hits[p]:
-                    found[p].append((res["nodes"], fen, moves))
+                    found[p].append((res["nodes"], -hits[p], fen, moves))
         for p in PATHS:
-            seen = set()
-            for _, fen, moves in sorted(found[p], key=lambda t: t[0]):
-                key = (fen, tuple(moves))
-                if key in seen:
-                    continue
-                seen.add(key)
-                tail = f" ; moves {' '.join(moves)}" if moves else ""
-                lines.append(f"{fen}{tail} # {p} {lv.name}")
-                if len(seen) >= per_path:
-                    break
+            seen: set = set()
+            orders = [sorted(found[p])] + ([sorted(found[p], key=lambda t: t[1])] if p == "aging" else [])
+            for order in orders:
+                taken = 0
+                for _, _, fen, moves in order:
+                    key = (fen, tuple(moves))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    tail = f" ; moves {' '.join(moves)}" if moves else ""
+                    lines.append(f"{fen}{tail} # {p} {lv.name}")
+                    taken += 1
+                    if taken >= per_path:
+                        break
     return lines
 
 

@@ -6,7 +6,8 @@ main suite seldom or never reaches: the 60-move limit (a draw, a mate or
 stalemate on the last ply, a list that does not fit the move stack; clocks
 110 to 120), repetitions at the clock bound, just past it and at the oldest
 position of the game window, perpetual-check scores, the history table's
-aging, the deepest ply, a depth-0 node in check, a single legal move.  Each
+aging, the deepest ply, a main-search node without a legal move, a depth-0
+node in check, a single legal move.  Each
 line is checked twice: the reference still takes the path (emu_tests/
 edge_paths.PathProbe; otherwise the line tests nothing and must be
 regenerated) and the ROM returns the same move, score, node count, depth
@@ -35,6 +36,7 @@ LEVELS = [lv.name for lv in levels()]
 UNREACHABLE = {
     ("aging", "Novice"): "depth 1: only the root rewards a move, once per search",
     ("aging", "Easy"): "depth 2: the root rewards 1 + 4 and each ply-1 node at most 1: no entry passes 255",
+    ("mated-in-search", "Novice"): "depth 1: every node below the root is at depth 0 (quiescence)",
 }
 # (path, level) pairs none of edge_paths' candidates reaches, though no proof
 # says they cannot: what was seen instead.
@@ -87,19 +89,23 @@ def test_rom_equals_reference_on_the_hand_made_limit_positions(rs, fen, level):
     assert {k: got[k] for k in want} == want
 
 
-def test_unreachable_aging_is_unreachable():
+def test_unreachable_pairs_are_unreachable():
     """The history ages only when one entry would pass 255 in a search.  At
     depth 1 the root rewards one move per search (bonus[0]); at depth 2 the
     root rewards one move per iteration (bonus[0], then bonus[1]) and each
     ply-1 node of iteration 2 (depth 1) at most one (bonus[0]), one node per
-    legal root move; depth-0 nodes (quiescence) never reward."""
+    legal root move; depth-0 nodes (quiescence) never reward.  A main-search
+    node below the root needs depth >= 2."""
     from reference_py.search import search_config
     bonus = search_config().history_bonus
     for (path, name), _ in UNREACHABLE.items():
         lv = next(lv for lv in levels() if lv.name == name)
-        assert path == "aging" and lv.depth <= 2 and lv.history
-        most = sum(bonus[:lv.depth]) + (MOST_MOVES * bonus[0] if lv.depth == 2 else 0)
-        assert most <= 255, name
+        if path == "aging":
+            assert lv.depth <= 2 and lv.history
+            most = sum(bonus[:lv.depth]) + (MOST_MOVES * bonus[0] if lv.depth == 2 else 0)
+            assert most <= 255, name
+        else:
+            assert path == "mated-in-search" and lv.depth == 1, (path, name)
 
 
 def test_unreachable_and_not_found_pairs_are_not_in_the_suite():
