@@ -115,7 +115,7 @@ class PathProbe(Searcher):
 
 def probe(fen: str, moves: list[str], level: str, seed: int = 0) -> tuple[dict, Counter]:
     """The reference's result (its JSON) and the paths its search took."""
-    s = PathProbe(game_position(fen, moves), level_by_name(level), seed=seed)
+    s = PathProbe(game_position(fen, moves, past_the_end=True), level_by_name(level), seed=seed)
     return s.run().as_json(), s.hits
 
 

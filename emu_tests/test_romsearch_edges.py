@@ -72,7 +72,7 @@ def test_rom_equals_reference_on_the_path(rs, line):
     fen, moves, path, level = SUITE[line]
     want, hits = probe(fen, moves, level)
     assert hits[path], f"the reference no longer reaches {path} at {level}: python -m emu_tests.edge_paths"
-    got = rs.search(game_position(fen, moves), level)
+    got = rs.search(game_position(fen, moves, past_the_end=True), level)
     assert {k: got[k] for k in want} == want, f"{path} {level}: {fen} moves {moves}"
 
 
