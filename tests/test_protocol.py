@@ -26,8 +26,13 @@ LEVELS = [lv.name for lv in levels()]
 MATED = "3k5/4R4/4R4/9/9/9/9/9/9/4K4 b - - 0 1"      # Black is checkmated (two rooks)
 
 
-def engine(name: str, dialect: str = "uci") -> EngineClient:
-    return EngineClient(ENGINES[name] + [dialect], cwd=str(ROOT))
+def engine(name: str, dialect: str = "uci", book: bool = False) -> EngineClient:
+    """The engine's adapter; the opening book off unless `book` (the tests
+    of searches start from the opening position, where the book answers)."""
+    client = EngineClient(ENGINES[name] + [dialect], cwd=str(ROOT))
+    if not book:
+        client.send("setoption name Book value false" if dialect == "uci" else "setoption usebook false")
+    return client
 
 
 def legal_after(moves: list[str], fen: str = START_FEN) -> set[str]:
@@ -305,3 +310,29 @@ def test_ucci_probe(name):
         e.send("probe startpos moves h2e2")
         line = e.until("pophash", 30)[-1]
         assert line.startswith(f"pophash bestmove {move} lowerbound ")
+
+
+@pytest.mark.parametrize("dialect, option", [("uci", "setoption name Book value false"),
+                                             ("ucci", "setoption usebook false")])
+def test_book_option(name, dialect, option):
+    """From the start position the level plays its book move (the same as
+    `search`); with the book off, the search's move."""
+    from reference_py.board import move_iccs
+    from reference_py.fen import parse_fen
+    from reference_py.search import Searcher, level_by_name
+    lv = level_by_name("Medium")
+    with_book = Searcher(parse_fen(START_FEN), lv, seed=5).run()
+    without = Searcher(parse_fen(START_FEN), lv, seed=5, book=None).run()
+    assert with_book.book and not without.book
+    with engine(name, dialect, book=True) as e:
+        e.send(dialect)
+        e.until("uciok" if dialect == "uci" else "ucciok", 30)
+        level = "setoption name Level value Medium" if dialect == "uci" else "setoption level Medium"
+        seed = "setoption name Seed value 5" if dialect == "uci" else "setoption seed 5"
+        for line in (level, seed, "position startpos"):
+            e.send(line)
+        lines = go(e, "go", 300)
+        assert bestmove(lines) == move_iccs(with_book.move)
+        assert any(l.startswith("info string book move") for l in lines)
+        e.send(option)
+        assert bestmove(go(e, "go", 300)) == move_iccs(without.move)

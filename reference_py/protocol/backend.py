@@ -22,6 +22,7 @@ class Request:
     depth: int | None = None          # stop after this iteration (<= the level's depth)
     nodes: int | None = None          # stop at this many nodes (<= the level's cap)
     exclude: frozenset[str] = frozenset()   # root moves not to play (banmoves, searchmoves)
+    book: bool = True                 # the opening book, within the level's book plies
 
 
 @dataclass

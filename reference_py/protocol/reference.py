@@ -33,6 +33,9 @@ class ReferenceBackend:
             report(Report(r.depth, r.score, r.nodes, [move_iccs(m) for m in r.pv]))
 
         result = Searcher(pos, level, seed=request.seed, should_stop=should_stop,
-                          on_iteration=on_iteration, exclude=exclude).run()
-        return Answer(move_iccs(result.move) if result.move else None, result.score, result.depth,
-                      result.nodes, [move_iccs(m) for m in result.pv])
+                          on_iteration=on_iteration, exclude=exclude, book=request.book).run()
+        answer = Answer(move_iccs(result.move) if result.move else None, result.score, result.depth,
+                        result.nodes, [move_iccs(m) for m in result.pv])
+        if result.book:
+            answer.notes.append(f"book move ({result.book})")
+        return answer

@@ -80,6 +80,8 @@ class Session:
         self.options = {o.name.lower(): o for o in (
             Option("Level", "combo", default_level(), names),
             Option("Seed", "spin", "0", lo=0, hi=0xFFFF),
+            Option("Book", "check", "true"),          # UCI's name
+            Option("usebook", "check", "true"),       # UCCI's (ElephantEye's) name
             Option("Ranks", "combo", "auto", ["auto", "0-9", "1-10"]),
             Option("UCI_Variant", "combo", "xiangqi", ["xiangqi"]),
             Option("usemillisec", "check", "false"),
@@ -175,9 +177,9 @@ class Session:
     def declared(self) -> list[Option]:
         """The options this dialect's clients see."""
         if isinstance(self.dialect, Ucci):
-            keep = ("level", "seed", "usemillisec", "newgame")
+            keep = ("level", "seed", "usebook", "usemillisec", "newgame")
         else:
-            keep = ("level", "seed", "ranks", "uci_variant")
+            keep = ("level", "seed", "book", "ranks", "uci_variant")
         return [self.options[k] for k in keep]
 
     def set_option(self, name: str, value: str) -> None:
@@ -306,7 +308,7 @@ class Session:
             self.say(f"depth {limits.depth} is deeper than level {level.name}'s {level.depth}: "
                      f"searching {level.depth}")
         request = Request(game.pos.copy(), level, int(self.values["seed"]), limits.depth, limits.nodes,
-                          frozenset(exclude))
+                          frozenset(exclude), book=self.values["usebook" if isinstance(self.dialect, Ucci) else "book"] == "true")
         job = Job(limits, limits.budget())
         key = format_fen(game.pos)
 

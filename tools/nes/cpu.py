@@ -12,12 +12,13 @@ the host selects for a call or the 6502 code selects with its bank register
 """
 from __future__ import annotations
 
+import contextlib
 import random
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from py65.devices.mpu6502 import MPU
 
-from tools.nes.cartridge import PRG_WINDOW, Cartridge
+from tools.nes.cartridge import FIXED_WINDOW, PRG_WINDOW, Cartridge
 from tools.nes.guards import Fault, Returned, Unmapped, guarded_table
 from tools.nes.mapper import BankRegister
 
@@ -87,6 +88,29 @@ class Cpu:
         if self.bank_register is None:
             raise ValueError(f"{self.cart.name} is {self.cart.header.board}: it has no switchable bank")
         self.bank_register.select(bank)
+
+    @contextlib.contextmanager
+    def rom_byte_as(self, addr: int, bank: int | None, value: int) -> Iterator[None]:
+        """For the duration of a `with`: the ROM byte at addr (in `bank` when
+        addr is in $8000-$BFFF of a UxROM) reads as `value`, in this py65
+        copy of the cartridge only.  The host's way to run the cartridge's
+        code with one table entry changed (the engine without its book)."""
+        if addr >= FIXED_WINDOW or self.bank_register is None:
+            image, offset = self.mem, addr
+        else:
+            assert bank is not None, f"${addr:04X}: which bank?"
+            image, offset = self.bank_register.images[bank], addr - PRG_WINDOW
+        old = image[offset]
+        image[offset] = value
+        mapped = self.bank_register is not None and addr < FIXED_WINDOW and self.bank_register.bank == bank
+        if mapped:
+            self.mem[addr] = value
+        try:
+            yield
+        finally:
+            image[offset] = old
+            if self.bank_register is not None and addr < FIXED_WINDOW and self.bank_register.bank == bank:
+                self.mem[addr] = old
 
     # ---------------------------------------------------------- running
     def enter(self, addr: int, a: int = 0, x: int = 0, y: int = 0, carry: bool = False,

@@ -66,9 +66,11 @@ class RomBackend:
             if stopping:
                 rom.request_stop()          # again at every poll: eng_search's start clears s_abort
 
-        res = rom.search(request.pos, request.level.name, request.seed, poll=poll)
+        res = rom.search(request.pos, request.level.name, request.seed, poll=poll, book=request.book)
         answer = Answer(res["move"], res["score"], res["depth"], res["nodes"], res["pv"],
                         res["cycles"], res["seconds"])
+        if res.get("book"):
+            answer.notes.append(f"book move ({res['book']})")
         if answer.move is not None and answer.move in request.exclude:
             ref = ReferenceBackend().search(request, should_stop, lambda r: None)
             ref.notes.append(f"the cartridge's search chose {answer.move}, which the client excluded, and cannot "

@@ -185,13 +185,20 @@ class RomSearch(RomEngine):
         return {"name": o.zh, "pinyin": o.pinyin, "en": o.en, "depth": depth, "moves": moves}
 
     def search(self, pos: Position, level: str, seed: int = 0, limit: int = SEARCH_LIMIT,
-               poll: Callable[[int], None] | None = None) -> dict:
+               poll: Callable[[int], None] | None = None, book: bool = True) -> dict:
         """eng_search of pos (its keys/checks are the game history).  Returns
         the reference's JSON fields plus cycles, seconds (NES time), wall
         (host time) and bank_switches (the 6502's bank register writes).
-        `poll(cycles so far)` runs between instruction chunks (Cpu.call)."""
+        `poll(cycles so far)` runs between instruction chunks (Cpu.call).
+        `book` False: the level's entry of the ROM's lvl_book table reads
+        as 0 during this search (in py65's copy of the cartridge), so the
+        engine searches where it would have played from the book."""
         lv = level_by_name(level)
         index = [l.name for l in levels()].index(lv.name)
+        if not book and lv.book:
+            where = self.addr("lvl_book") + index
+            with self.cpu.rom_byte_as(where, self.link.bank_of("lvl_book"), 0):
+                return self.search(pos, level, seed, limit, poll)
         self.load(pos, self.sets.index(lv.eval))
         self.load_history(pos)
         seed &= 0xFFFF
