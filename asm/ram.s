@@ -1,29 +1,30 @@
 ; ram.s: every byte of RAM the game uses.  The NES has 2 KiB at $0000-$07FF
-; and the cartridge adds none (NROM).
+; and the cartridge adds none (UxROM without PRG RAM).
 ;
 ; Budget (bytes).  docs/MEMORY.md lists every variable with its address; it is
 ; generated from the linker map by tools/rom/memory_map.py and checked against the
 ; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
-;   zero page       $0000-$00FF   248   256     8   locals 16, UI 14, engine
+;   zero page       $0000-$00FF   250   256     6   locals 16, UI 14, engine
 ;                                                   position 61, undo 11 x 10,
 ;                                                   ply_first 11, perft 4,
-;                                                   search alpha 22 + cursor 10
+;                                                   search alpha 22 + cursor 10,
+;                                                   bank switching 3
 ;   engine per ply  $0100-$0171   114   114     0   killers 16, search flags and
 ;                                                   scalars 16,
 ;                                                   rep_key_lo 68, rep_check 9,
 ;                                                   s_fut_lo 4, perft_ovf 1
-;   UI, page 1      $0172-$01BF    65    78    13   game record 46, sound 6,
-;                                                   screens 13
+;   UI, page 1      $0172-$01BF    67    78    11   game record 46, sound 6,
+;                                                   screens 15
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
 ;   UI BSS          $0300-$0380   129   129     0   vram_queue 64 + 1, attr_shadow 64
-;   engine, page 3  $0381-$03FF   110   127    17   rep_key_hi 68, PV and result 37,
+;   engine, page 3  $0381-$03FF   111   127    16   rep_key_hi 68, PV and result 38,
 ;                                                   s_fut_hi 4, perft_leaf 1
 ;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
 ;                                                   history 270, search 24
-;   total                        2010  2048    38
+;   total                        2015  2048    33
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
@@ -155,6 +156,7 @@ ui_menu:         .res 1    ; item under the menu cursor (title, pause menu)
 ui_repeat:       .res 1    ; D-pad key repeat: frames to the next repeat
 ui_idle:         .res 1    ; title: idle time in 8-frame units; end screens: timer
 ui_think:        .res 1    ; UI_THINK_*: what the main loop's next game_think is for
+ui_opening:      .res 1    ; the opening the panel names (its number + 1), 0: none
 ui_oam_rot:      .res 1    ; first shadow-OAM slot of this frame (x 4; cycles)
 busy_pads:       .res 1    ; nonzero: a button was down during the last search (NMI)
 ; ==========================================================================

@@ -20,6 +20,7 @@
 .include "global.inc"
 .include "tiles.inc"
 .include "engine/eng.inc"
+.include "book_const.inc"
 
 ; text ids (ui_text): order of the tables at the end
 T_P1_RED     = 0
@@ -221,6 +222,99 @@ tmp   = local+15
 @done:
   rts
 .endproc
+
+;;
+; Names the opening in the panel while the computer plays from the book, in
+; place of the panel's title (象棋 / XIANGQI, tile rows OPENING_ROW.. +3):
+; Red's system in the title's two red rows, Black's answer in its two black
+; rows (tools/rom/gen_book.py), or puts the title back when the computer's
+; move was searched (or a move was taken back).  Queues nothing when the
+; panel already shows that opening.
+; @param A the opening + 1 (s_res_book), 0: none (the title)
+; Uses local+0..4.  Clobbers A, X, Y.
+.proc panel_opening
+ptr  = local+0          ; put_text's
+row  = local+3
+step = local+4          ; from one source row to the next
+  cmp ui_opening
+  beq @done
+  sta ui_opening
+  tax
+  beq @title
+  dex                   ; the name of opening A - 1: (A - 1) * ROWS * COLS on
+  txa
+  .assert BOOK_NAME_ROWS * BOOK_NAME_COLS = 32, error, "the name's offset is opening * 32"
+  ldx #0
+  stx ptr+1
+  asl a
+  rol ptr+1
+  asl a
+  rol ptr+1
+  asl a
+  rol ptr+1
+  asl a
+  rol ptr+1
+  asl a
+  rol ptr+1
+  clc
+  adc #<book_opening_names
+  sta ptr
+  lda ptr+1
+  adc #>book_opening_names
+  sta ptr+1
+  lda #BOOK_NAME_COLS
+  bne @rows             ; (always)
+@title:
+  lda #<(board_nametable + OPENING_ROW * 32 + PANEL_LEFT_COL)
+  sta ptr
+  lda #>(board_nametable + OPENING_ROW * 32 + PANEL_LEFT_COL)
+  sta ptr+1
+  lda #32               ; the board's nametable, row by row
+@rows:
+  sta step
+  lda #0
+  sta row
+@row:
+  lda row               ; VRAM = NAMETABLE_0 + (OPENING_ROW + row) * 32 + PANEL_LEFT_COL
+  clc
+  adc #OPENING_ROW
+  pha
+  lsr a
+  lsr a
+  lsr a
+  ora #>NAMETABLE_0
+  tax
+  pla
+  asl a
+  asl a
+  asl a
+  asl a
+  asl a
+  ora #PANEL_LEFT_COL
+  tay
+  lda ptr
+  pha
+  lda ptr+1
+  pha
+  lda #BOOK_NAME_COLS
+  jsr put_text
+  pla
+  sta ptr+1
+  pla
+  clc
+  adc step
+  sta ptr
+  bcc :+
+  inc ptr+1
+: inc row
+  lda row
+  cmp #BOOK_NAME_ROWS
+  bne @row
+@done:
+  rts
+.endproc
+OPENING_ROW = 4         ; the panel's title: tile rows 4-7 (art.py's TITLE_MROW)
+.assert OPENING_ROW = TITLE_MROW * 2, error, "the opening's name covers the panel's title"
 
 ;;
 ; Whose turn: " RED" / " BLACK" in its colour, and " TO MOVE" or " CHECK!".
@@ -568,3 +662,4 @@ text_hi:
   .hibytes t_repetition, t_sixty, t_resigned
 .assert text_hi - text_lo = T_CHECKMATE + UI_RESULT_RESIGN, error, "text table and T_* ids differ"
 .assert GAME_CHECKMATE = 1 && GAME_DRAW_60 = 5 && UI_RESULT_RESIGN = 6, error, "result texts order"
+

@@ -78,6 +78,7 @@ CURSOR_RANK_BLACK = 6
   sta ui_result
   sta ui_think
   sta ui_idle
+  sta ui_opening        ; (board_redraw blanks the panel's name rows)
   lda #GAME_NO_WINNER
   sta ui_winner
   lda #CURSOR_FILE_START
@@ -232,6 +233,12 @@ to = local+8
   beq @none
   ldx to
   jsr play_move
+  lda s_res_book        ; a book move: the opening of the position it led to
+  beq :+                ; (else of the one it was played in); searched: none
+  jsr book_opening
+  bne :+
+  lda s_res_book
+: jsr panel_opening
   jsr board_blink
   jsr board_marks
 @none:
@@ -408,6 +415,8 @@ to = local+8
   bne @done
   FAR_CALL game_undo    ; the computer's move was undone: the human's too
 @done:
+  lda #0
+  jsr panel_opening     ; no name until the computer plays from the book again
   jsr board_sync
   jsr board_marks
   lda #SFX_MOVE

@@ -94,6 +94,66 @@ def layout(book: Book) -> tuple[list[tuple[str, int, int]], dict[int, list[int]]
     return banks, data
 
 
+PANEL_NAME_ROWS = 4          # the panel's title rows 4-7: two in red, two in black
+PANEL_NAME_COLS = 8          # the panel's width in tiles
+PANEL_PART_ROWS = 2          # rows per part
+
+
+def _lines(syllables: list[str], sep: str) -> list[str] | None:
+    """Syllables packed greedily into lines of PANEL_NAME_COLS characters."""
+    lines: list[str] = []
+    for s in syllables:
+        if len(s) > PANEL_NAME_COLS:
+            return None
+        if lines and len(lines[-1]) + len(sep) + len(s) <= PANEL_NAME_COLS:
+            lines[-1] += sep + s
+        else:
+            lines.append(s)
+    return lines
+
+
+def _pack(syllables: list[str], rows: int) -> list[str]:
+    """Syllables in at most `rows` lines of PANEL_NAME_COLS characters:
+    spaced, unless running them together (as pinyin writes a word) needs
+    fewer lines."""
+    spaced, joined = _lines(syllables, " "), _lines(syllables, "")
+    best = spaced if spaced is not None and (joined is None or len(spaced) <= len(joined)) else joined
+    if best is None or len(best) > rows:
+        raise BookError(f"'{' '.join(syllables).lower()}' does not fit {rows} rows of "
+                        f"{PANEL_NAME_COLS} characters")
+    return best
+
+
+def panel_lines(pinyin: str) -> list[str]:
+    """An opening's name as the panel shows it, in its four title rows: the
+    part before 对 ("dui": Red's system) in the two red rows, the part after
+    it (Black's answer) in the two black rows; a name without 对 in the red
+    rows.  Upper case, blank rows as spaces."""
+    words = pinyin.upper().split()
+    red, black = (words[:words.index("DUI")], words[words.index("DUI") + 1:]) if "DUI" in words else (words, [])
+    out = []
+    for part in (red, black):
+        lines = _pack(part, PANEL_PART_ROWS) if part else []
+        out += lines + [""] * (PANEL_PART_ROWS - len(lines))
+    return [ln.ljust(PANEL_NAME_COLS) for ln in out]
+
+
+def panel_names(book: Book) -> list[int]:
+    """The opening names for the panel: PANEL_NAME_ROWS rows of
+    PANEL_NAME_COLS ASCII characters (the font's tiles) per opening."""
+    out: list[int] = []
+    for o in book.openings:
+        if not all(c.isascii() and (c.isalpha() or c == " ") for c in o.pinyin):
+            raise BookError(f"opening {o.id} '{o.zh}': pinyin '{o.pinyin}' must be letters and spaces")
+        try:
+            lines = panel_lines(o.pinyin)
+        except BookError as exc:
+            raise BookError(f"opening {o.id} '{o.zh}': {exc}") from None
+        for line in lines:
+            out += list(line.encode("ascii"))
+    return out
+
+
 def build(book: Book | None) -> tuple[str, str]:
     """(book_const.inc, book_data.inc) as text."""
     empty = Book((), {}, "")
@@ -104,6 +164,7 @@ def build(book: Book | None) -> tuple[str, str]:
     c += [f"BOOK_KEY_BLACK_{i} = ${(BOOK_KEY_BLACK >> (8 * i)) & 0xFF:02X}" for i in range(4)]
     c += ["; the first bucket (key bits 24-31) of each data bank"]
     c += [f"{seg}_FIRST      = {first}" for seg, first, _ in banks]
+    c += [f"BOOK_NAME_ROWS   = {PANEL_NAME_ROWS}", f"BOOK_NAME_COLS   = {PANEL_NAME_COLS}"]
     t = [HEADER, '.segment "BOOK_KEYS"', "; four byte planes of the 32-bit keys: [side*8+kind][rank*9+file]"]
     for plane in range(4):
         t.append(f"book_key_plane{plane}:")
@@ -127,6 +188,9 @@ def build(book: Book | None) -> tuple[str, str]:
         t += [f"{name}_index_hi:"] + [f"  .hibytes {lb}" for lb in labels] + [f"  .res {256 - len(labels)}, 0"]
         for b, lb in zip(range(first, end), labels):
             t += [f"{lb}:"] + _bytes(data.get(b, [0]))
+    t += ["", '.segment "UI_DATA"',
+          f"; the openings' names for the panel: {PANEL_NAME_ROWS} rows of {PANEL_NAME_COLS} characters each",
+          "book_opening_names:"] + (_bytes(panel_names(book), PANEL_NAME_COLS) or ["  .byte 0"])
     return "\n".join(c) + "\n", "\n".join(t) + "\n"
 
 
