@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("cynes")
@@ -541,13 +542,61 @@ def test_reset_while_thinking(rom_path):
     con.wait_frames(30)
     assert (con.byte("nmi_count") - nmi) & 0xFF == 30, "NMIs not running after the reset"
     assert con.screen_id() == SCREEN_TITLE and not con.busy() and con.byte("ui_think") == THINK_NONE
-    assert (con.byte("ui_menu"), con.byte("ui_players"), con.byte("ui_level")) == (0, HUMAN_RED, NOVICE)
-    compare_screenshot(con.screen(), SHOTS / "title.png")   # the title drawn cleanly
+    # the title's settings survive the reset (settings_save / settings_load)
+    assert (con.byte("ui_menu"), con.byte("ui_players"), con.byte("ui_level")) == (0, HUMAN_RED, MASTER)
+    # the title drawn cleanly: the picture of a fresh console's title with Master chosen by hand
+    fresh = power_on(rom_path)
+    fresh.press(DOWN)
+    for _ in range(MASTER):
+        fresh.press(RIGHT)
+    fresh.press(UP)
+    fresh.wait_frames(4)
+    con.wait_frames(4)
+    assert fresh.byte("ui_level") == MASTER and fresh.byte("ui_menu") == 0
+    assert np.array_equal(np.asarray(con.screen()), np.asarray(fresh.screen()))
     choose_and_start(con, HUMAN_RED, NOVICE)
     game = Game(START_FEN)
     check_same(con, game, "new game after the reset")
     human_move(con, game, _iccs(game, "b2e2"))
     computer_reply(con, game, NOVICE)
+
+
+def test_settings_survive_a_soft_reset_only(rom_path):
+    """A soft reset keeps the title's players and level; a power-on, a
+    damaged signature or check byte, or a level the ROM does not have start
+    from the defaults (1 player as Red, the first level)."""
+    con = power_on(rom_path)
+    con.press(RIGHT)                                   # 1 player as Black,
+    con.press(RIGHT)                                   # 2 players
+    con.press(DOWN)
+    con.press(RIGHT)                                   # the second level
+    assert (con.byte("ui_players"), con.byte("ui_level")) == (TWO_PLAYERS, EASY)
+    start = con.save()
+    con.reset()
+    con.wait_screen(SCREEN_TITLE, 5)
+    con.wait_frames(10)
+    assert (con.byte("ui_players"), con.byte("ui_level")) == (TWO_PLAYERS, EASY)
+    con.reset()                                        # and again: still kept
+    con.wait_screen(SCREEN_TITLE, 5)
+    con.wait_frames(10)
+    assert (con.byte("ui_players"), con.byte("ui_level")) == (TWO_PLAYERS, EASY)
+    for label, damage in (("keep_sig", lambda v: v ^ 1), ("keep_check", lambda v: v ^ 0x10),
+                          ("keep_settings", lambda v: v ^ 0x04)):
+        con.load(start)
+        con.write(label, [damage(con.byte(label))])
+        con.reset()
+        con.wait_screen(SCREEN_TITLE, 5)
+        con.wait_frames(10)
+        assert (con.byte("ui_players"), con.byte("ui_level")) == (HUMAN_RED, NOVICE), label
+    con.load(start)                                    # a level the ROM does not have: the first
+    bad = 7 << 2 | TWO_PLAYERS
+    con.write("keep_settings", [bad])
+    con.write("keep_check", [bad ^ _X["KEEP_CHECK"]])
+    con.reset()
+    con.wait_screen(SCREEN_TITLE, 5)
+    con.wait_frames(10)
+    assert (con.byte("ui_players"), con.byte("ui_level")) == (TWO_PLAYERS, NOVICE)
+    assert (power_on(rom_path).byte("ui_players"), power_on(rom_path).byte("ui_level")) == (HUMAN_RED, NOVICE)
 
 
 # ---- 6. attract mode ----------------------------------------------------------------------

@@ -11,9 +11,10 @@
 ; then turns them on).  The switchable bank is unknown at power-on: nothing
 ; here reads $8000-$BFFF before a bank is mapped.
 ; A reset in the middle of a search lands here too: the stack, all RAM and
-; the screen start over, so it always comes back cleanly to the title.
+; the screen start over, so it always comes back cleanly to the title; only
+; the title's settings are kept (settings_save, checked here).
 ; Order: IRQs off, decimal off, APU frame IRQ off, stack, PPU off, DMC IRQ off,
-; vblank wait 1, clear RAM (and hide all sprites), sound (silent), vblank
+; vblank wait 1, the kept settings checked, clear RAM (and hide all sprites), sound (silent), vblank
 ; wait 2 (the PPU is now warm), tile patterns to CHR-RAM, the UI bank,
 ; palette.
 ; Never returns.
@@ -35,6 +36,24 @@
   bit PPUSTATUS
   bpl @vblank_wait_1
 
+  ; Settings a soft reset keeps (settings_save): Y = KEEP_VALID | them when
+  ; the signature and the check byte hold, else 0.  Power-on RAM (random,
+  ; $00 or $FF) passes both only by a 1 in 2^24 chance.
+  ldy #0
+  lda keep_sig
+  cmp #KEEP_SIG0
+  bne @fresh
+  lda keep_sig+1
+  cmp #KEEP_SIG1
+  bne @fresh
+  lda keep_settings
+  eor #KEEP_CHECK
+  cmp keep_check
+  bne @fresh
+  lda keep_settings
+  ora #KEEP_VALID
+  tay
+@fresh:
   ; ~29,000 cycles until the PPU accepts writes: clear RAM meanwhile.
   txa                   ; A = 0, X = 0
 @clear_ram:
@@ -47,6 +66,7 @@
   sta $0700,x
   inx
   bne @clear_ram
+  sty keep_settings     ; for settings_load (the signature is cleared)
   jsr ppu_clear_oam     ; $0200 page: every sprite hidden (Y = $FF)
   jsr sound_init        ; APU: pulse 1 and noise on and silent
 

@@ -23,6 +23,7 @@
 ; Entry from reset_handler (RAM cleared, rendering and NMI off, palette
 ; loaded).  Shows the title, then runs the loop.  Never returns.
 .proc main
+  jsr settings_load     ; what a soft reset kept, else power-on defaults
   jsr title_enter
 @loop:
   jsr read_pads

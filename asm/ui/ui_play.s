@@ -32,6 +32,7 @@ CURSOR_RANK_BLACK = 6
 ; Starts a game with the title's settings (ui_players, ui_level).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc play_enter
+  jsr settings_save     ; a soft reset comes back to these
   lda nmi_count         ; stir the seed with the time spent on the title
   eor game_seed
   sta game_seed

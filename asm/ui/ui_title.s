@@ -225,6 +225,7 @@ item = local+3
   beq @done
   dec ui_level
 @level:
+  jsr settings_save
   jsr title_level_text
   jmp @blip
 @players:               ; 1 -> 2 -> 3 -> 1 (right), the other way (left)
@@ -243,10 +244,54 @@ item = local+3
   ldx #3
 @set_players:
   stx ui_players
+  jsr settings_save
   jsr title_players_text
 @blip:
   lda #SFX_CURSOR
   jmp sfx_play
+@done:
+  rts
+.endproc
+
+;;
+; Keeps the title's settings (ui_players, ui_level) for a soft reset: the
+; reset handler finds them by KEEP_SIG and keep_check (asm/system/init.s)
+; and settings_load takes them back; a power-on starts fresh.
+; Clobbers A.
+.proc settings_save
+  lda ui_level
+  asl a
+  asl a
+  ora ui_players
+  sta keep_settings
+  eor #KEEP_CHECK
+  sta keep_check
+  lda #KEEP_SIG0
+  sta keep_sig
+  lda #KEEP_SIG1
+  sta keep_sig+1
+  rts
+.endproc
+
+;;
+; After reset: the settings a soft reset kept (keep_settings = KEEP_VALID |
+; level << 2 | players), each only if it is one the title offers, and
+; keeps them again for the next reset.
+; Clobbers A.
+.proc settings_load
+  lda keep_settings
+  bpl @done             ; power-on, or nothing kept
+  and #3
+  beq :+                ; (0 is the demo's: title_enter picks 1 player)
+  sta ui_players
+: lda keep_settings
+  lsr a
+  lsr a
+  and #7
+  cmp #LEVEL_COUNT
+  bcs :+
+  sta ui_level
+: jmp settings_save     ; kept again, for the next reset
 @done:
   rts
 .endproc
