@@ -66,6 +66,7 @@ rom-bench: $(STAMP) $(ROM)
 	$(PY) -m bench.rom_bench
 	$(PY) -m bench.rom_search_bench --check
 	$(PY) -m bench.cynes_think_bench --out bench/results/cynes_think.md
+	$(PY) -m bench.book_bench
 	$(PY) -m bench.summary
 
 # Mutation testing (a bench, not CI): the documented hand-made mutations of
