@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     from reference_py.search import levels as all_levels
     known = [lv.name for lv in all_levels()]
-    levels = [x.strip() for x in a.levels.split(",") if x.strip()] or known
+    levels = [x.strip() for x in a.levels.split(",") if x.strip()] or list(known)
     for lv in levels:
         if lv not in known:
             raise LadderError(f"unknown level '{lv}' (known: {', '.join(known)})")
