@@ -209,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     if not a.no_rom and finished:
         from .nes import think_sample
         think = think_sample(finished, levels, a.think_moves, out / "think.jsonl", progress=not a.quiet)
-    data = {"command": "python -m tools.tune ladder " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:])),
+    shown = [x for x in (sys.argv[1:] if argv is None else argv) if x not in ("--report-only", "--quiet", "--fresh")]
+    data = {"command": "python -m tools.tune ladder " + " ".join(shlex.quote(x) for x in shown),
             "date": datetime.date.today().isoformat(), "config_sha256": sha,
             "config_files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(CONFIG_DIR.glob("*.yaml"))},
             "openings": {"file": str(a.openings.resolve().relative_to(Path.cwd().resolve()))

@@ -115,6 +115,12 @@ def plots(data: dict) -> dict[str, bytes]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib import ticker
+
+    def plain(axis) -> None:
+        """Log-axis ticks as plain numbers (0.5, 1, 2), no crowded minor labels."""
+        axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        axis.set_minor_formatter(ticker.NullFormatter())
 
     lv = [x for x in data["levels"] if x.get("elo") is not None]
     names = [x["level"] for x in lv]
@@ -144,6 +150,7 @@ def plots(data: dict) -> dict[str, bytes]:
     ax.plot(xs, [x["think_max_s"] for x in tl], "s--", label="max")
     ax.set_xticks(list(xs), [x["level"] for x in tl])
     ax.set_yscale("log")
+    plain(ax.yaxis)
     ax.set_ylabel("NES seconds per move (py65 cycles)")
     ax.set_title("NES thinking time by level")
     ax.grid(alpha=0.3, which="both")
@@ -161,6 +168,7 @@ def plots(data: dict) -> dict[str, bytes]:
             ax.annotate(x["level"], (x["think_median_s"], x["elo"]), textcoords="offset points", xytext=(6, -12),
                         fontsize=8)
         ax.set_xscale("log")
+        plain(ax.xaxis)
     ax.set_xlabel("NES seconds per move (median)")
     ax.set_ylabel(f"Elo ({data['anchors'][0]} = 0)")
     ax.set_title("Elo against NES thinking time")
