@@ -17,6 +17,7 @@ NES think-time sample are made from it later.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import time
 from types import ModuleType
@@ -97,10 +98,8 @@ def make_player(spec: str, task_trees: dict):
 
 def play_game(task: dict) -> dict:
     """Play the task's game; the result dict (the task's fields plus the game)."""
-    import reference_py.search  # noqa: F401  (make the submodules attributes of the package)
-    import reference_py.rules  # noqa: F401
-    import reference_py.fen  # noqa: F401
-    import reference_py.board  # noqa: F401
+    for sub in ("search", "rules", "fen", "board"):     # the package's submodules as its attributes
+        importlib.import_module(f"reference_py.{sub}")
     t0 = time.perf_counter()
     referee = Game(START_FEN)
     players = [make_player(task["red"], task.get("trees", {})), make_player(task["black"], task.get("trees", {}))]

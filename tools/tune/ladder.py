@@ -32,8 +32,8 @@ from pathlib import Path
 from reference_py.config import CONFIG_DIR
 from tools.atomic import write_atomic
 
-from .games import MAX_PLIES, task_key
-from .match import Match, make_match, running_text, tally
+from .games import MAX_PLIES, points, task_key
+from .match import Match, Tally, make_match, running_text, tally
 from .openings import DEFAULT_SUITE, load_suite
 from .players import PlayerError, fairy_stockfish, parse_anchor
 from .ratings import MatchPoints, fit_ratings
@@ -73,7 +73,6 @@ def interleave(matches: list[Match]) -> list[dict]:
 
 
 def _pair_points(m: Match, results: dict) -> tuple[float, ...]:
-    from .games import points
     pts = []
     for k in range(m.pairs):
         g0, g1 = (results.get(task_key(t)) for t in m.pair_tasks(k))
@@ -96,7 +95,6 @@ def summarize(levels: list[str], anchors: list[str], matches: list[Match], resul
                 continue
             t = tally(m, results)
             if m.b == lv:                 # the level is B: turn the tally round
-                from .match import Tally
                 t = Tally(m.b, m.a, t.losses, t.draws, t.wins, tuple(reversed(t.penta)))
             opp.append(t.as_json())
             wins, draws, losses = wins + t.wins, draws + t.draws, losses + t.losses
@@ -196,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     elif (out / "differential.json").exists():
         rows = json.loads((out / "differential.json").read_text())
         diff = {"searches": len(rows), "mismatches": sum(not r["agree"] for r in rows)}
-    cache = GameCache(None if a.fresh and False else cache_path)
+    cache = GameCache(cache_path)
     if a.report_only:
         results = {task_key(t): cache.games[task_key(t)] for t in tasks if task_key(t) in cache.games}
     else:

@@ -27,7 +27,7 @@ from reference_py.cli import game_position
 from reference_py.fen import START_FEN
 from reference_py.rules import Game
 
-from .games import points, stable_seed  # noqa: F401  (points: re-exported for callers)
+from .games import stable_seed
 
 FIELDS = ("move", "score", "nodes", "depth", "pv")
 

@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     write_atomic(out / "games.pgn", games_pgn(games, event=f"NES Xiangqi SPRT {level}").encode())
     write_atomic(out / "sprt.json", (json.dumps(data, indent=1) + "\n").encode())
     write_atomic(out / "sprt.md", render(data).encode())
-    print(render(data).split("\n\n")[2])
+    print("\n\n".join(render(data).split("\n\n")[2:4]))
     print(f"wrote {out / 'sprt.md'}, {out / 'sprt.json'}, {out / 'games.pgn'}")
     return 0 if sprt.state else 3
 

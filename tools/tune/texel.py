@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from reference_py.board import (
-    ADVISOR, BLACK, CANNON, DIAG, DOWN, ELEPHANT, EMPTY, HALF_FLAG, HORSE, KING, OFFBOARD, ORTHO, PAWN, RED,
+    ADVISOR, CANNON, DIAG, DOWN, ELEPHANT, EMPTY, HALF_FLAG, HORSE, KING, OFFBOARD, ORTHO, PAWN, RED,
     ROOK, SQUARE_FLAGS, UP, file_of, sq90,
 )
 from reference_py.config import CONFIG_DIR, KIND_KEYS, ConfigError, EvalConfig, _load, load_eval
