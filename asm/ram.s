@@ -30,7 +30,8 @@
 ; ply_first entries (the levels' largest depth + qdepth; the reference's
 ; MAX_PLY = 16 is never reached), a repetition ring of GAME_WINDOW +
 ; SEARCH_MAX_DEPTH = 68 entries.  A deeper level grows them at the next
-; build (a link error when they no longer fit).
+; build; one they no longer fit is refused at its line of
+; config/difficulty.yaml (gen_tables.py links the ROM in memory first).
 ;
 ; Each piece's kind is not stored: every kind has fixed slots, so it is a
 ; constant of the piece's code (code_kind / code_pk, ROM tables in

@@ -15,14 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from reference_py.board import BLACK, RED, move_iccs
+from reference_py.cli import UsageError, run_cli
 from reference_py.fen import START_FEN
-from reference_py.pgn import append_game, format_game
+from reference_py.pgn import PgnError, append_game, check_can_add, format_game
 from reference_py.rules import Game
 from reference_py.search import Searcher, level_by_name, levels
+from tools.atomic import check_target, write_atomic
 
 MAX_PLIES = 300
 OPENING_PLIES = 2
@@ -109,18 +112,41 @@ def match(a: str, b: str, games: int, jobs: int, seed: int, searcher=level_searc
             "seconds": round(time.time() - t, 1), "results": results}
 
 
-def main() -> None:
-    p = argparse.ArgumentParser()
-    p.add_argument("levels", nargs="*")
-    p.add_argument("--adjacent", action="store_true")
-    p.add_argument("--games", type=int, default=40)
-    p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--out", default="")
-    p.add_argument("--pgn", default="", help="add every game to this PGN file")
-    args = p.parse_args()
+def positive(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: must be at least 1")
+    return n
+
+
+def run(args: argparse.Namespace) -> int:
     names = [lv.name for lv in levels()]
-    pairs = [(names[i + 1], names[i]) for i in range(len(names) - 1)] if args.adjacent else [tuple(args.levels)]
+    if args.adjacent:
+        if args.levels:
+            raise UsageError("give two levels or --adjacent, not both")
+        pairs = [(names[i + 1], names[i]) for i in range(len(names) - 1)]
+    elif len(args.levels) != 2:
+        raise UsageError(f"give two levels (or --adjacent); got {len(args.levels)}")
+    else:
+        pairs = [tuple(args.levels)]
+    for name in {n for pair in pairs for n in pair}:
+        if name not in names:
+            raise UsageError(f"unknown level '{name}' (levels: {', '.join(names)})")
+    if args.out:                        # before hours of games, not after
+        try:
+            check_target(args.out)
+        except OSError as exc:
+            where = "" if str(exc.filename) == args.out else f" ({exc.filename})"
+            raise UsageError(f"cannot write {args.out}: {exc.strerror}{where}") from None
+    if args.pgn:
+        try:
+            check_can_add(args.pgn)
+        except PgnError as exc:
+            raise UsageError(f"--pgn {exc}") from None
     summary = []
     for a, b in pairs:
         m = match(a, b, args.games, args.jobs, args.seed, pgn=args.pgn)
@@ -129,9 +155,22 @@ def main() -> None:
         print(line, flush=True)
         summary.append(m)
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(summary, f, indent=1)
+        write_atomic(args.out, (json.dumps(summary, indent=1) + "\n").encode())
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.match", description=__doc__.splitlines()[0])
+    p.add_argument("levels", nargs="*", help="two level names (config/difficulty.yaml)")
+    p.add_argument("--adjacent", action="store_true", help="every pair of adjacent levels")
+    p.add_argument("--games", type=positive, default=40)
+    p.add_argument("--jobs", type=positive, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", default="", help="write the results as JSON to this file")
+    p.add_argument("--pgn", default="", help="add every game to this PGN file")
+    args = p.parse_args(argv)
+    return run_cli(lambda: run(args))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

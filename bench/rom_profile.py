@@ -45,6 +45,7 @@ if str(ROOT) not in sys.path:
 
 from bench.engine_bench import suite_fens  # noqa: E402
 from reference_py.cli import game_position  # noqa: E402
+from tools.nes.cpu import CHUNK  # noqa: E402
 from tools.nes.guards import Returned  # noqa: E402
 from tools.nes.search import RomSearch  # noqa: E402
 from tools.nes.timing import NES_HZ  # noqa: E402
@@ -79,8 +80,11 @@ class Profile:
         # one name index per PC, cached
         cache: dict[int, str] = {}
 
-        def call(addr, a=0, x=0, y=0, carry=False, limit=0, bank=None):
+        def call(addr, a=0, x=0, y=0, carry=False, limit=0, bank=None, poll=None):
+            """Cpu.call's contract (poll(cycles) between chunks of CHUNK
+            instructions), one instruction at a time with the profile."""
             cpu.enter(addr, a, x, y, carry, bank)
+            steps = 0
             mpu, mem = cpu.mpu, cpu.mem
             ins, cyc, extra = mpu.instruct, mpu.cycletime, mpu.extracycles
             cycles = 0
@@ -92,6 +96,9 @@ class Profile:
             active[top] += 1
             try:
                 while True:
+                    steps += 1
+                    if poll is not None and steps % CHUNK == 0:
+                        poll(cycles)
                     pc = mpu.pc
                     op = mem[pc]
                     sp = mpu.sp

@@ -32,9 +32,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.match import MAX_PLIES, OPENING_PLIES  # noqa: E402
+from bench.match import MAX_PLIES, OPENING_PLIES, positive  # noqa: E402
 from reference_py import search as new_search  # noqa: E402
 from reference_py.board import RED  # noqa: E402
+from reference_py.config import ConfigError  # noqa: E402
 from reference_py.fen import START_FEN  # noqa: E402
 from reference_py.rules import Game  # noqa: E402
 
@@ -89,11 +90,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("rev", help="git revision of the old engine, e.g. b827811")
     ap.add_argument("level")
-    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--games", type=positive, default=40)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=positive, default=2)
     a = ap.parse_args(argv)
-    names = [lv.name for lv in new_search.levels()]
+    try:
+        names = [lv.name for lv in new_search.levels()]
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if a.level not in names:
         print(f"error: unknown level '{a.level}' (known: {', '.join(names)})", file=sys.stderr)
         return 2

@@ -7,8 +7,10 @@ tools/nes/console.py drives cynes.
         page.press(START)                            # a real key event (Enter)
         page.move_cursor_to(7, 2)                    # every Console method that presses works
 
-The page runs in real time, at the NES's 60 frames a second; the test only
-watches it.  `PageConsole` is a Console whose memory is the last snapshot the
+The page runs in real time, at the NES's 60 frames a second, except that a
+test's step holds it at the frame the step waited for until the next step
+(xiangqi.afterFrames(n, true)): however slow the test or the machine, it
+sees every frame it asks for.  `PageConsole` is a Console whose memory is the last snapshot the
 page gave (window.xiangqi.snapshot(): the frame count and the 2 KiB of RAM,
 read between two frames, so every value in it belongs to the same frame),
 RAM read by name from the map JSON as everywhere.  A step waits, inside the
@@ -34,8 +36,7 @@ from typing import Callable
 from PIL import Image
 
 from emu_tests.headless import ProgramMissing, find_program
-from tools.nes.console import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, Console, WaitTimeout, screen_names
-from tools.nes.linkmap import LinkMap
+from tools.nes.console import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP, Console, WaitTimeout
 
 RAM_SIZE = 0x800
 LOAD_TIMEOUT = 30.0             # seconds: the page, a script, the cartridge starting
@@ -114,16 +115,8 @@ class PageConsole(Console):
     module doc).  Writes to RAM are refused: the test only plays."""
 
     def __init__(self, driver, url: str, rom: Path, map_path: Path | None = None) -> None:
-        # Console's fields, without a cynes NES.
-        self.rom = Path(rom)
-        self.map_path = Path(map_path) if map_path else self.rom.with_suffix(".map.json")
-        self.link = LinkMap.load(self.map_path)
-        self.symbols = self.link.symbols()
-        self.screen_names = screen_names(self.link)
-        self.framebuffer = None
-        self._axis = {UP: 1, RIGHT: 1}
+        self.bind(rom, map_path, missing_ok=False)     # Console's state, without a cynes NES
         self.driver = driver
-        self.frames = 0
         self.ram = bytes(RAM_SIZE)
         self.running = False
         self.presses = 0
@@ -150,7 +143,7 @@ class PageConsole(Console):
         the state.  Returns the page's count of presses when the wait began."""
         shot = self.driver.execute_async_script(
             "const [n, picture, done] = arguments; const before = xiangqi.presses;"
-            "xiangqi.afterFrames(n).then(() => done({...xiangqi.snapshot(picture), before}));",
+            "xiangqi.afterFrames(n, true).then(() => done({...xiangqi.snapshot(picture), before}));",
             max(1, frames), picture)
         self._take(shot)
         return shot["before"]

@@ -31,8 +31,7 @@ import numpy as np
 from PIL import Image
 
 from emu_tests.headless import ProgramFailed, XServer, find_program, log_tail, start_program, stop_process
-from tools.nes.console import RIGHT, UP, Console, screen_names
-from tools.nes.linkmap import LinkMap
+from tools.nes.console import Console
 from tools.rom.files import ROM
 
 LUA_SERVER = Path(__file__).resolve().parent / "fceux_server.lua"
@@ -205,14 +204,7 @@ class FceuxConsole(Console):
     A context manager: FCEUX and its Xvfb end when the `with` does."""
 
     def __init__(self, rom: str | Path = ROM, map_path: str | Path | None = None) -> None:
-        self.rom = Path(rom)
-        self.map_path = Path(map_path) if map_path else self.rom.with_suffix(".map.json")
-        self.link = LinkMap.load(self.map_path, missing_ok=True)
-        self.symbols = self.link.symbols()
-        self.screen_names = screen_names(self.link)
-        self.frames = 0
-        self.framebuffer: np.ndarray | None = None
-        self._axis = {UP: 1, RIGHT: 1}
+        self.bind(rom, map_path)
         self.nes = FceuxNES(self.rom)
 
     def __enter__(self) -> "FceuxConsole":

@@ -17,6 +17,7 @@ unless XIANGQI_REQUIRE_EMULATORS=1 (set by .ci/run), where it is a failure.
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import select
 import shutil
@@ -74,14 +75,24 @@ def log_tail(path: Path, lines: int = 25) -> str:
     return "\n".join("    " + line for line in text[-lines:]) or "    (empty)"
 
 
+PR_SET_PDEATHSIG = 1         # linux/prctl.h
+
+
+def _die_with_the_test() -> None:
+    """In the child, before exec: the kernel sends it SIGKILL when the test
+    process dies, however it dies (a timeout's SIGKILL included), so no
+    emulator is left running without its driver."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
 def start_program(argv: list[str], env: dict[str, str] | None, log: Path,
                   pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
     """Start argv in a new session (its own process group), stdout and
-    stderr to `log`."""
+    stderr to `log`; it dies with the test process."""
     with open(log, "wb") as out:
         return subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=out,
                                 stderr=subprocess.STDOUT, pass_fds=pass_fds,
-                                start_new_session=True)
+                                start_new_session=True, preexec_fn=_die_with_the_test)
 
 
 def stop_process(proc: subprocess.Popen | None, grace: float = 3.0) -> None:

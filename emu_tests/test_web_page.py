@@ -195,7 +195,8 @@ def test_page_plays_like_cynes(rom_path, site):
             assert last_move(page) == reply and page.screen_id() == SCREEN_BOARD
             assert driver.execute_script("return xiangqi.sound.loud") > 0, "no sound made by the game"
             page.move_cursor_to(*CURSOR_AFTER)
-            page.wait_until(lambda c: settled(c) and c.byte("ui_oam_rot") == 0, 80, "the sprites in place")
+            # ui_oam_rot comes back to 0 every 64 passes of the main loop (OAM_TURN = 20)
+            page.wait_until(lambda c: settled(c) and c.byte("ui_oam_rot") == 0, 3 * 64, "the sprites in place")
             page.snapshot(picture=True)
             end_frame, end_ram, board = page.frames, page.ram, page.screen()
             log = page.pad_log()

@@ -17,9 +17,10 @@ import time
 from pathlib import Path
 
 from .board import BLACK, RED, move_iccs
-from .cli import UsageError, game_position, parse_suite, run_cli
+from .cli import SEED_MAX, UsageError, game_position, parse_suite, run_cli, seed_arg
 from .fen import parse_fen
 from .perft import perft, perft_divide
+from .pgn import PgnError, check_can_add
 from .search import Searcher, level_by_name, levels
 
 
@@ -90,6 +91,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() and not args.force:
         from .demo import demo
         return demo()
+    try:
+        check_can_add(args.pgn)         # before the game, not after it
+    except PgnError as exc:
+        raise UsageError(f"--pgn {exc}") from None
     return play(args.level, RED if args.side == "red" else BLACK, pgn=args.pgn)
 
 
@@ -114,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("fen")
     s.add_argument("--level", required=True)
     s.add_argument("--moves", nargs="*", default=[])
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--seed", type=seed_arg, default=0, help=f"noise seed, 0..{SEED_MAX}")
     s.set_defaults(func=cmd_search)
     s = sub.add_parser("levels", help="list the difficulty levels, weakest first")
     s.set_defaults(func=cmd_levels)

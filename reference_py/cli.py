@@ -8,6 +8,7 @@ importing another CLI.
 """
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 from typing import Callable
@@ -45,12 +46,39 @@ def run_cli(body: Callable[[], int], bad_input: tuple[type[BaseException], ...] 
         return 130
 
 
-def parse_suite(path: Path) -> list[tuple[int, str, list[int]]]:
-    """Lines `FEN ; n1 n2 ...`, '#' comments; returns (line number, FEN, counts)."""
+SEED_MAX = 0xFFFF                   # the noise LFSR is 16 bits in both engines
+
+
+def seed_arg(text: str) -> int:
+    """argparse type of --seed: 0..SEED_MAX, refused (not wrapped) outside."""
     try:
-        text = path.read_text(encoding="utf-8")
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not 0 <= seed <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{seed} is out of range 0..{SEED_MAX} (the noise generator has 16 bits)")
+    return seed
+
+
+def read_text(path: Path) -> str:
+    """A UTF-8 text file named on the command line.  Raises UsageError
+    naming the file (and the line of a byte that is not UTF-8)."""
+    try:
+        if path.exists() and not path.is_file():
+            raise UsageError(f"{path}: cannot read: not a regular file")
+        data = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise UsageError(f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02X})") from None
+
+
+def parse_suite(path: Path) -> list[tuple[int, str, list[int]]]:
+    """Lines `FEN ; n1 n2 ...`, '#' comments; returns (line number, FEN, counts)."""
+    text = read_text(path)
     out = []
     for no, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
@@ -78,6 +106,10 @@ def game_position(fen: str, moves: list[str] | None = None) -> Position:
     (the keys and check flags the repetition rules need)."""
     game = Game(fen)
     for i, text in enumerate(moves or [], 1):
+        over = game.outcome()
+        if over is not None:
+            raise UsageError(f"move {i} of --moves ('{text}'): the game is over "
+                             f"{'at the start' if i == 1 else f'after move {i - 1}'}: {over.describe()}")
         try:
             game.play_text(text)
         except NotationError as exc:

@@ -1,18 +1,20 @@
-"""Load and validate config/eval.yaml and config/difficulty.yaml.
+"""Load and validate config/eval.yaml, config/difficulty.yaml and config/search.yaml.
 
 Both engines are built from these files, so a typo must stop the build with
 a message that names the file, the line and the problem, never a traceback
-or a half-written table.
+or a half-written table.  config_file.py reads the YAML (no aliases, no tags,
+bounded size and depth); here every value's shape, type and range is checked
+against what both engines share.  The ROM's own limits (its RAM and banks)
+are checked by the ROM build, tools/rom/gen_tables.py.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import yaml
 
 from .board import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
+from .config_file import ConfigError, Node, find_line, load_yaml, show
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
 KIND_KEYS = {"king": KING, "advisor": ADVISOR, "elephant": ELEPHANT, "horse": HORSE,
@@ -21,105 +23,55 @@ SET_INT_KEYS = ("tempo", "horse_per_capture4", "cannon_per_capture4", "pawn_per_
                 "horse_leg_blocked", "elephant_eye_blocked", "rook_on_king_file",
                 "missing_elephant_per_cannon", "missing_advisor_per_rook")
 LEVEL_KEYS = ("name", "depth", "qdepth", "eval", "nodes", "noise", "killers", "history")
+# What the cartridge can show: its menu lists at most MAX_LEVELS levels and a
+# name in LEVEL_NAME_LEN tiles of a font with upper-case letters and digits.
+MAX_LEVELS = 8
+LEVEL_NAME_LEN = 8
+# A weight set's name becomes an assembler constant of the ROM (EVAL_SET_<NAME>).
+SET_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}\Z")
 
 
-class ConfigError(Exception):
-    """A problem in a YAML file, with its location."""
-
-    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
-        where = f"{path}:{line}" if line else str(path)
-        super().__init__(f"{where}: {message}")
+def _load(path: Path) -> Node:
+    return load_yaml(path)
 
 
-class _Duplicate(Exception):
-    def __init__(self, key: str, line: int) -> None:
-        super().__init__(key)
-        self.key = key
-        self.line = line
+def key_line(path: Path | str, *keys: str | int) -> int | None:
+    """The line of the value at keys[0] -> keys[1] -> ... in a YAML file
+    (config_file.find_line), or None when it has no such value."""
+    return find_line(path, *keys)
 
 
-class _Node:
-    """A YAML value together with the line it came from."""
-
-    __slots__ = ("value", "line")
-
-    def __init__(self, value: Any, line: int) -> None:
-        self.value = value
-        self.line = line
+def _mapping(path: Path, node: Node, what: str) -> dict[str, Node]:
+    if not isinstance(node.value, dict):
+        raise ConfigError(path, node.line, f"{what} must be a mapping ('key: value' lines), got {show(node.value)}")
+    return node.value
 
 
-def _convert(node: yaml.Node) -> _Node:
-    line = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        out: dict[str, _Node] = {}
-        for k, v in node.value:
-            if str(k.value) in out:
-                raise _Duplicate(str(k.value), k.start_mark.line + 1)
-            out[str(k.value)] = _convert(v)
-        return _Node(out, line)
-    if isinstance(node, yaml.SequenceNode):
-        return _Node([_convert(v) for v in node.value], line)
-    return _Node(yaml.SafeLoader.construct_object(yaml.SafeLoader(""), node), line)
-
-
-def _load(path: Path) -> _Node:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(path, None, f"cannot read: {exc.strerror}") from None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ConfigError(path, mark.line + 1 if mark else None,
-                          f"not valid YAML: {getattr(exc, 'problem', exc)}") from None
-    if node is None:
-        raise ConfigError(path, None, "file is empty")
-    try:
-        return _convert(node)
-    except _Duplicate as dup:
-        raise ConfigError(path, dup.line, f"duplicate key '{dup.key}'") from None
-
-
-def key_line(path: Path | str, *keys: str) -> int | None:
-    """The line of the value at keys[0] -> keys[1] -> ... in a YAML file, or
-    None when it has no such key: for checks made after loading (the ROM
-    build's) that must still name the line of what they refuse."""
-    node = _load(Path(path))
-    for key in keys:
-        if not isinstance(node.value, dict) or key not in node.value:
-            return None
-        node = node.value[key]
-    return node.line
-
-
-def _get(path: Path, mapping: _Node, key: str) -> _Node:
-    if not isinstance(mapping.value, dict):
-        raise ConfigError(path, mapping.line, "expected a mapping")
-    if key not in mapping.value:
+def _get(path: Path, mapping: Node, key: str, what: str = "this entry") -> Node:
+    if key not in _mapping(path, mapping, what):
         raise ConfigError(path, mapping.line, f"missing key '{key}'")
     return mapping.value[key]
 
 
-def _int(path: Path, node: _Node, what: str, lo: int, hi: int) -> int:
+def _int(path: Path, node: Node, what: str, lo: int, hi: int) -> int:
     v = node.value
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ConfigError(path, node.line, f"{what} must be an integer, got {v!r}")
+        raise ConfigError(path, node.line, f"{what} must be an integer, got {show(v)}")
     if not lo <= v <= hi:
         raise ConfigError(path, node.line, f"{what} = {v} is out of range {lo}..{hi}")
     return v
 
 
-def _bool(path: Path, node: _Node, what: str) -> bool:
+def _bool(path: Path, node: Node, what: str) -> bool:
     if not isinstance(node.value, bool):
-        raise ConfigError(path, node.line, f"{what} must be true or false, got {node.value!r}")
+        raise ConfigError(path, node.line, f"{what} must be true or false, got {show(node.value)}")
     return node.value
 
 
-def _unknown(path: Path, mapping: _Node, allowed: tuple[str, ...] | set[str], what: str) -> None:
-    for k, v in mapping.value.items():
+def _unknown(path: Path, mapping: Node, allowed: tuple[str, ...] | set[str], what: str) -> None:
+    for k in _mapping(path, mapping, what):
         if k not in allowed:
-            raise ConfigError(path, v.line, f"unknown key '{k}' in {what}")
+            raise ConfigError(path, mapping.key_line(k), f"unknown key '{k}' in {what}")
 
 
 @dataclass(frozen=True)
@@ -181,10 +133,15 @@ def load_eval(path: Path | None = None) -> EvalConfig:
                 values[(9 - i) * 9 + f] = _int(path, cell, f"pst.{key} row {i + 1}", -128, 127)
         pst[kind] = tuple(values)
     sets_node = _get(path, root, "sets")
-    if not isinstance(sets_node.value, dict) or not sets_node.value:
+    if not _mapping(path, sets_node, "sets"):
         raise ConfigError(path, sets_node.line, "sets must be a non-empty mapping")
     sets: dict[str, WeightSet] = {}
     for name, node in sets_node.value.items():
+        if not SET_NAME.match(name):
+            raise ConfigError(path, sets_node.key_line(name), f"weight set name {show(name)} must be a letter followed by "
+                              "at most 15 letters, digits or '_'")
+        if name.upper() in (n.upper() for n in sets):
+            raise ConfigError(path, sets_node.key_line(name), f"weight set '{name}' differs from another only in case")
         _unknown(path, node, set(SET_INT_KEYS) | {"pst", "cannon_on_king_file"}, f"set '{name}'")
         ints = {k: _int(path, _get(path, node, k), f"sets.{name}.{k}", -100, 100) for k in SET_INT_KEYS}
         ck = _get(path, node, "cannon_on_king_file")
@@ -196,6 +153,20 @@ def load_eval(path: Path | None = None) -> EvalConfig:
     return EvalConfig(material=material, pst=pst, sets=sets)
 
 
+def _level_name(path: Path, node: Node) -> str:
+    """A level's name as the ROM's menu can show it, whole."""
+    name = node.value
+    if not isinstance(name, str) or not name.isascii() or not name.replace(" ", "").isalnum():
+        raise ConfigError(path, node.line, f"level name {show(name)} must be ASCII letters, digits or spaces")
+    if not 1 <= len(name) <= LEVEL_NAME_LEN:
+        raise ConfigError(path, node.line, f"level name '{name}' has {len(name)} characters: the ROM's menu "
+                          f"shows {LEVEL_NAME_LEN} (1-{LEVEL_NAME_LEN} letters, digits or spaces)")
+    if name != name.strip() or "  " in name:
+        raise ConfigError(path, node.line, f"level name '{name}' must not start or end with a space "
+                          "or hold two in a row")
+    return name
+
+
 def load_levels(path: Path | None = None, eval_config: EvalConfig | None = None) -> list[Level]:
     path = path or CONFIG_DIR / "difficulty.yaml"
     eval_config = eval_config or load_eval()
@@ -204,20 +175,21 @@ def load_levels(path: Path | None = None, eval_config: EvalConfig | None = None)
     levels_node = _get(path, root, "levels")
     if not isinstance(levels_node.value, list) or len(levels_node.value) < 1:
         raise ConfigError(path, levels_node.line, "levels must be a non-empty list")
-    if len(levels_node.value) > 8:
-        raise ConfigError(path, levels_node.line, "at most 8 levels fit the ROM's menu")
+    if len(levels_node.value) > MAX_LEVELS:
+        raise ConfigError(path, levels_node.line, f"at most {MAX_LEVELS} levels fit the ROM's menu")
     levels: list[Level] = []
     names: set[str] = set()
     for node in levels_node.value:
         _unknown(path, node, LEVEL_KEYS, "a level")
-        name_node = _get(path, node, "name")
-        name = name_node.value
-        if not isinstance(name, str) or not name.isascii() or not 1 <= len(name) <= 10 or not name.replace(" ", "").isalnum():
-            raise ConfigError(path, name_node.line, f"level name {name!r} must be 1-10 ASCII letters, digits or spaces")
+        name_node = _get(path, node, "name", "a level")
+        name = _level_name(path, name_node)
         if name.lower() in names:
             raise ConfigError(path, name_node.line, f"duplicate level name '{name}'")
         names.add(name.lower())
         ev = _get(path, node, "eval")
+        if not isinstance(ev.value, str):
+            raise ConfigError(path, ev.line, f"eval must name a weight set ({', '.join(eval_config.sets)}), "
+                              f"got {show(ev.value)}")
         if ev.value not in eval_config.sets:
             raise ConfigError(path, ev.line, f"unknown eval set '{ev.value}' (known: {', '.join(eval_config.sets)})")
         noise_node = _get(path, node, "noise")
@@ -304,7 +276,9 @@ def load_search(path: Path | None = None) -> SearchConfig:
     bonus = tuple(_int(path, v, "history_bonus", 0, 128) for v in hb.value)
     pc = _int(path, _get(path, root, "perpetual_check"), "perpetual_check", 0, 20000)
     dm = _int(path, _get(path, root, "delta_margin"), "delta_margin", 0, 1000)
-    ms = _int(path, _get(path, root, "move_stack_entries"), "move_stack_entries", 128, 256)
+    # (the ROM indexes the move stack with one byte; tools/rom/gen_tables.py
+    # checks that the entries fit its RAM)
+    ms = _int(path, _get(path, root, "move_stack_entries"), "move_stack_entries", 128, 255)
     nm = _int(path, _get(path, root, "null_move_min_depth"), "null_move_min_depth", 3, 9)
     pruning = Pruning()
     if "pruning" in root.value:

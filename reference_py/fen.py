@@ -3,7 +3,7 @@
 Letters: K A B N R C P (Red, upper case), k a b n r c p (Black); `E`/`e` is
 accepted for the elephant and `H`/`h` for the horse.  Side to move `w` (or
 `r`) for Red, `b` for Black.  The fifth field, if present, is the number of
-plies since the last capture (the 60-move rule counts it).
+plies since the last capture (the 60-move rule counts it), 0..255.
 """
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ LETTER_KIND = {"k": KING, "a": ADVISOR, "b": ELEPHANT, "e": ELEPHANT, "n": HORSE
 # never reaches Position.rebuild or the ROM's loader.
 MAX_COUNT: dict[int, int] = dict(KIND_SLOTS)
 SIDE_NAME = ("Red", "Black")
+MAX_CLOCK = 255          # the fifth field: plies since the last capture, one byte
 
 
 class FenError(ValueError):
@@ -103,13 +104,17 @@ def parse_fen(fen: str, values: Sequence[Sequence[int]] | None = None) -> Positi
     if len(fields) >= 5:
         if not (fields[4].isascii() and fields[4].isdigit()):
             raise FenError(f"field 5 (plies since the last capture) must be a number, got '{fields[4]}'")
+        if len(fields[4]) > 3 or int(fields[4]) > MAX_CLOCK:
+            raise FenError(f"field 5 (plies since the last capture) is {fields[4][:12]}"
+                           f"{'...' if len(fields[4]) > 12 else ''}, at most {MAX_CLOCK} (both engines keep "
+                           "it in one byte)")
         clock = int(fields[4])
     if len(fields) >= 6 and not (fields[5].isascii() and fields[5].isdigit()):
         raise FenError(f"field 6 (move number) must be a number, got '{fields[5]}'")
     if len(fields) > 6:
         raise FenError(f"too many fields ({len(fields)}), expected at most 6")
     pos = Position(values)
-    pos.set_pieces(pieces, side, min(clock, 255))
+    pos.set_pieces(pieces, side, clock)
     if pos.in_check(side ^ 1):
         raise FenError(f"{SIDE_NAME[side ^ 1]} is in check (or the kings face each other) "
                        f"but it is {SIDE_NAME[side]} to move")

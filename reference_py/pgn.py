@@ -224,10 +224,41 @@ def _build(tags: dict[str, str], tokens: list[tuple[int, str]], source: str) -> 
     return out
 
 
-def append_game(path: str | Path, text: str) -> None:
-    """Add one game's PGN to the file (created if missing), whole or not at all."""
+def _old_text(path: Path) -> str:
+    """What the PGN file holds now ('' if it does not exist yet)."""
+    if not path.exists():
+        return ""
+    if not path.is_file():
+        raise PgnError(f"{path}: not a regular file")
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise PgnError(f"{path}:{line}: not UTF-8 text: not a PGN file to add games to") from None
+
+
+def check_can_add(path: str | Path) -> None:
+    """Raise PgnError (naming the file) unless games can be added to `path`:
+    a UTF-8 text file or none yet, in a folder (made if missing) where a
+    file can be created.  A game is saved at its end; this is asked first."""
     path = Path(path)
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    _old_text(path)
+    folder = next((p for p in path.parents if p.exists()), Path("."))
+    if not folder.is_dir():
+        raise PgnError(f"{path}: {folder} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise PgnError(f"{path}: cannot write in {folder}: {exc.strerror}") from None
+
+
+def append_game(path: str | Path, text: str) -> None:
+    """Add one game's PGN to the file (created if missing), whole or not at
+    all.  Raises PgnError (the file is not a PGN to add to) or OSError."""
+    path = Path(path)
+    old = _old_text(path)
     if old and not old.endswith("\n\n"):
         old = old.rstrip("\n") + "\n\n"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -244,4 +275,4 @@ def append_game(path: str | Path, text: str) -> None:
         raise
 
 
-__all__ = ["PgnError", "PgnGame", "append_game", "format_game", "read_games", "result_of"]
+__all__ = ["PgnError", "PgnGame", "append_game", "check_can_add", "format_game", "read_games", "result_of"]

@@ -11,7 +11,7 @@ import sys
 from .board import BLACK, RED, move_iccs, square
 from .fen import START_FEN
 from .notation import CHINESE, NotationError, format_wxf, kind_at
-from .pgn import append_game, format_game, result_of
+from .pgn import PgnError, append_game, format_game, result_of
 from .rules import Game
 from .search import Searcher, level_by_name, levels
 
@@ -51,11 +51,15 @@ def save_game(path, game: Game, level: str, human_side: int, out) -> None:
     result, how = result_of(game.outcome())
     engine = f"reference engine ({level})"
     red, black = ("Human", engine) if human_side == RED else (engine, "Human")
-    append_game(path, format_game(START_FEN, game.moves, red=red, black=black,
-                                  red_level=None if human_side == RED else level,
-                                  black_level=level if human_side == RED else None,
-                                  result=result, termination=how, event="NES Xiangqi terminal game",
-                                  site="terminal"))
+    try:
+        append_game(path, format_game(START_FEN, game.moves, red=red, black=black,
+                                      red_level=None if human_side == RED else level,
+                                      black_level=level if human_side == RED else None,
+                                      result=result, termination=how, event="NES Xiangqi terminal game",
+                                      site="terminal"))
+    except (PgnError, OSError) as exc:
+        print(f"(the game could not be saved: {exc})", file=out)
+        return
     print(f"(the game is in {path})", file=out)
 
 

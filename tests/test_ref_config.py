@@ -280,7 +280,7 @@ def test_search_unknown_key_and_bad_value(tmp_path):
     p = write(tmp_path, "search.yaml", text)
     msg = config_error(load_search, p)
     assert msg.startswith(f"{p}:{line_of(text, '^move_stack_entries')}:")
-    assert "out of range 128..256" in msg
+    assert "out of range 128..255" in msg
 
 
 def test_search_victim_rank_zero_is_refused(tmp_path):

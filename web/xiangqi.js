@@ -76,7 +76,8 @@
   let stopped = false;          // the emulator crashed or the cartridge did not load
   let clockStart = null;        // performance.now() when frame `clockFrames` was due
   let clockFrames = 0;
-  const waiters = [];           // [frame, resolve]: xiangqi.afterFrames
+  const waiters = [];           // [frame, resolve, hold]: xiangqi.afterFrames
+  let held = false;             // a test holds the emulator between two of its steps
 
   function setStatus(text) {
     statusLine.textContent = text;
@@ -276,7 +277,7 @@
 
   function onAnimationFrame(now) {
     requestAnimationFrame(onAnimationFrame);
-    if (!running) return;
+    if (!running || held) return;
     if (clockStart === null) {
       clockStart = now;
       clockFrames = frames;
@@ -288,14 +289,22 @@
       due = 1;
     }
     if (due <= 0) return;
+    // a waiter's frame ends this batch, so its snapshot shows exactly that frame
+    const stopAt = waiters.reduce((first, w) => Math.min(first, w[0]), Infinity);
     try {
-      for (let i = 0; i < due; i++) runFrame();
+      for (let i = 0; i < due && frames < stopAt; i++) runFrame();
     } catch (error) {
       stop(`The emulated console stopped (${error.message || error}). Press Power cycle to start again.`, error);
     }
     context.putImageData(image, 0, 0);
     for (let i = waiters.length - 1; i >= 0; i--) {
-      if (frames >= waiters[i][0]) waiters.splice(i, 1)[0][1]();
+      if (frames < waiters[i][0]) continue;
+      const [, resolve, hold] = waiters.splice(i, 1)[0];
+      if (hold) {                     // stop here until the test's next step
+        held = true;
+        clockStart = null;            // and do not catch up the held time afterwards
+      }
+      resolve();
     }
   }
 
@@ -411,11 +420,17 @@
     },
     // Resolves once `n` more frames have run and been drawn, or at once if
     // the emulator is not running (and after loading: frame 0 is the first).
-    afterFrames(n) {
+    // With `hold`, the emulator then waits for the next call (or release()):
+    // a test driving the page steps it frame by frame, however slow the test.
+    afterFrames(n, hold = false) {
+      held = false;
       return new Promise((resolve) => {
         if (stopped) resolve();
-        else waiters.push([frames + Math.max(1, n), resolve]);
+        else waiters.push([frames + Math.max(1, n), resolve, hold]);
       });
+    },
+    release() {
+      held = false;
     },
     powerCycle,
     reset,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .assembler import assemble_file
 from .objects import ObjectFile
-from .errors import AsmError, Pos
+from .errors import AreaOverflow, AsmError, Pos
 from .linker import LinkResult, link, parse_config
 
 
@@ -33,5 +33,5 @@ def assemble_and_link(sources: list[str], config: str, include_dirs: list[str] |
     return link(objects, cfg)
 
 
-__all__ = ["AsmError", "LinkResult", "ObjectFile", "Pos", "assemble_and_link", "assemble_file",
+__all__ = ["AreaOverflow", "AsmError", "LinkResult", "ObjectFile", "Pos", "assemble_and_link", "assemble_file",
            "link", "parse_config"]

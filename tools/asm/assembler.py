@@ -12,6 +12,7 @@ import math
 import os
 from typing import Iterator
 
+from .config import MAX_OUTPUT_BYTES
 from .errors import AsmError, Pos
 from .expr import ExprParser, NotConst, Rel, Unknown, evaluate, walk_symbols
 from .lexer import Tok, tokenize
@@ -371,6 +372,9 @@ class Assembler:
                     self._conditional(toks)
                 except AsmError as e:
                     raise self._with_macro_context(e) from None
+                except RecursionError:
+                    raise self._with_macro_context(
+                        AsmError("expression or nesting too deep", Pos(file, line, 1))) from None
                 self.listing.append(ListLine(file, line, text, None, 0, 0, len(frames)))
                 continue
             if self.conds and not self.conds[-1][0]:
@@ -381,6 +385,9 @@ class Assembler:
                 self._statement(toks)
             except AsmError as e:
                 raise self._with_macro_context(e) from None
+            except RecursionError:
+                raise self._with_macro_context(
+                    AsmError("expression or nesting too deep", Pos(file, line, 1))) from None
             if self.section is sec:
                 self.listing.append(ListLine(file, line, text, sec, start, len(sec.data) - start,
                                              len(frames)))
@@ -842,6 +849,8 @@ class Assembler:
             cand = os.path.join(d, name) if d else name
             if os.path.isfile(cand):
                 return cand
+            if os.path.exists(cand):
+                raise AsmError(f"'{cand}' is not a regular file", pos)
         raise AsmError(f"include file '{name}' not found", pos)
 
     def _string_arg(self, toks: list[Tok], i: int, what: str) -> str:
@@ -862,8 +871,14 @@ class Assembler:
         name = self._string_arg(toks, i, "file name")
         path = self._find_file(name, toks[i].pos)
         i += 1
-        with open(path, "rb") as f:
-            blob = f.read()
+        if os.path.getsize(path) > MAX_OUTPUT_BYTES:
+            raise AsmError(f"'{path}' is larger than the largest output ({MAX_OUTPUT_BYTES:,} bytes)",
+                           toks[i - 1].pos)
+        try:
+            with open(path, "rb") as f:
+                blob = f.read()
+        except OSError as e:
+            raise AsmError(f"cannot read '{path}': {e.strerror}", toks[i - 1].pos) from None
         start, size = 0, None
         if toks[i].is_op(","):
             start, i = self._const(toks, i + 1)

@@ -11,7 +11,8 @@ import sys
 
 from . import assemble_and_link
 from .errors import AsmError
-from .outputs import fceux_labels, listing, map_json, memory_report, mesen_labels, write_all_atomic
+from .outputs import (check_output_paths, fceux_labels, listing, map_json, memory_report, mesen_labels,
+                      write_all_atomic)
 
 
 def _define(text: str) -> tuple[str, int]:
@@ -52,24 +53,30 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        named = [(args.output, "the output (-o)"), (args.listing, "the listing (-l)"),
+                 (args.mlb, "the Mesen labels (--mlb)"), (args.map, "the map (--map)")]
+        check_output_paths([(p, what) for p, what in named if p])
         res = assemble_and_link(args.sources, args.config, args.include, dict(args.defines))
-        extra: list[tuple[str, bytes | str]] = []
+        outputs: list[tuple[str, bytes | str, str]] = [(args.output, res.image, named[0][1])]
         if args.listing:
-            extra.append((args.listing, listing(res)))
+            outputs.append((args.listing, listing(res), named[1][1]))
         if args.nl:
             for k, text in fceux_labels(res).items():
-                extra.append((f"{args.output}.{k}.nl", text))
+                outputs.append((f"{args.output}.{k}.nl", text, "an FCEUX label file (--nl)"))
         if args.mlb:
-            extra.append((args.mlb, mesen_labels(res)))
+            outputs.append((args.mlb, mesen_labels(res), named[2][1]))
         if args.map:
-            extra.append((args.map, map_json(res)))
-        write_all_atomic([(args.output, res.image), *extra])
+            outputs.append((args.map, map_json(res), named[3][1]))
+        check_output_paths([(p, what) for p, _, what in outputs])
+        write_all_atomic([(p, data) for p, data, _ in outputs])
     except AsmError as e:
         print(str(e), file=sys.stderr)
         return 1
     except OSError as e:
         print(f"error: {e.filename}: {e.strerror}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        return 130
     for m in res.messages:
         print(m, file=sys.stderr)
     if not args.quiet:

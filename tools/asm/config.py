@@ -18,6 +18,7 @@ only when a program uses it).
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -29,6 +30,9 @@ from .objects import Section
 # enough that a typo such as ``size = $100000000, fill = yes`` is an error and
 # not an attempt to write 4 GiB (ld65 would write it).
 MAX_OUTPUT_BYTES = 16 * 1024 * 1024
+
+# A linker config is a page of text; a bigger file is a mistake (a binary, a device).
+MAX_CONFIG_BYTES = 1 << 20
 
 # ld65's limits for a segment's start/offset and alignment (CfgCheckedConstExpr).
 _MAX_SEG_ADDR = 0x1000000
@@ -495,12 +499,21 @@ def _num(v: int) -> str:
 def parse_config(path: str, predefined: dict[str, int] | None = None) -> Config:
     """Read an ld65 config file (the subset documented in docs/TOOLCHAIN.md)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        if not os.path.isfile(path):
+            raise AsmError(f"cannot open linker config '{path}': "
+                           f"{'not a regular file' if os.path.exists(path) else 'no such file'}")
+        with open(path, "rb") as f:
+            data = f.read(MAX_CONFIG_BYTES + 1)
     except OSError as e:
         raise AsmError(f"cannot open linker config '{path}': {e.strerror}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise AsmError(f"linker config '{path}' is larger than {MAX_CONFIG_BYTES // 1024} KiB")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise AsmError(f"linker config '{path}' is not UTF-8 text ({e.reason} at byte {e.start})") \
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise AsmError(f"linker config is not UTF-8 text (byte ${data[e.start]:02X})", Pos(path, line, col)) \
             from None
     return _CfgParser(text, path, predefined or {}).parse()
 

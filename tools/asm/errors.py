@@ -36,3 +36,15 @@ class AsmError(Exception):
         if self.pos is None:
             return f"error: {self.message}"
         return f"{self.pos}: error: {self.message}"
+
+
+class AreaOverflow(AsmError):
+    """A memory area too small for the segments the config puts in it: the
+    area, the bytes that do not fit and the segment that crossed its end
+    (for callers that explain the overflow in their own terms)."""
+
+    def __init__(self, message: str, pos: Pos | None, area: str, excess: int, segment: str):
+        super().__init__(message, pos)
+        self.area = area
+        self.excess = excess
+        self.segment = segment

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .config import MAX_OUTPUT_BYTES, Config, MemArea, SegDef, eval_cfg, parse_config
-from .errors import AsmError, Pos
+from .errors import AreaOverflow, AsmError, Pos
 from .expr import NotConst, Unknown, evaluate
 from .objects import ObjectFile, Section, Symbol
 
@@ -296,8 +296,9 @@ def _place(config: Config) -> None:
                 s.load_addr = addr
             addr += s.size
             if addr > m.start + m.size:
-                raise AsmError(f"memory area '{m.name}' overflows by {_bytes(addr - m.start - m.size)} "
-                               f"(segment '{s.name}', size {s.size})", m.pos)
+                raise AreaOverflow(f"memory area '{m.name}' overflows by {_bytes(addr - m.start - m.size)} "
+                                   f"(segment '{s.name}', size {s.size})", m.pos, m.name,
+                                   addr - m.start - m.size, s.name)
             m.used = addr - m.start
 
 

@@ -35,12 +35,33 @@ def classify(m: MemArea) -> str:
     return "prg"
 
 
+def check_output_paths(outputs: list[tuple[str, str]]) -> None:
+    """Refuse, before any work, outputs (path, what it is) that cannot all be
+    written: two that are the same file (a listing would overwrite the
+    binary), a directory, or a path under something that is not a directory."""
+    seen: dict[str, str] = {}
+    for path, what in outputs:
+        real = os.path.realpath(path)
+        if real in seen:
+            raise AsmError(f"'{path}' is named for two outputs: {seen[real]} and {what}")
+        seen[real] = what
+        if os.path.isdir(path):
+            raise AsmError(f"cannot write '{path}': it is a directory")
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            why = "no such directory" if not os.path.exists(parent) else "not a directory"
+            raise AsmError(f"cannot write '{path}': {parent}: {why}")
+
+
 def write_all_atomic(files: list[tuple[str, bytes | str]]) -> None:
     """Write every file to a temp file first, then rename them all into place.
 
     If any write fails, every temp file is removed and no output is touched,
-    so a failed build never leaves a partial or mixed set of outputs.
+    so a failed build never leaves a partial or mixed set of outputs (the
+    targets are checked first, check_output_paths, so no rename fails
+    half-way).  Raises AsmError naming the file.
     """
+    check_output_paths([(path, f"output {i + 1}") for i, (path, _) in enumerate(files)])
     umask = os.umask(0)
     os.umask(umask)
     temps: list[tuple[str, str]] = []
@@ -49,14 +70,17 @@ def write_all_atomic(files: list[tuple[str, bytes | str]]) -> None:
             d = os.path.dirname(os.path.abspath(path))
             try:
                 fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=d)
+                temps.append((tmp, path))
+                os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the usual permissions
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data.encode("utf-8") if isinstance(data, str) else data)
             except OSError as e:
                 raise AsmError(f"cannot write '{path}': {e.strerror}") from None
-            temps.append((tmp, path))
-            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the usual permissions
-            with os.fdopen(fd, "wb") as f:
-                f.write(data.encode("utf-8") if isinstance(data, str) else data)
         for tmp, path in temps:
-            os.replace(tmp, path)
+            try:
+                os.replace(tmp, path)
+            except OSError as e:
+                raise AsmError(f"cannot write '{path}': {e.strerror}") from None
     except BaseException:
         for tmp, _ in temps:
             if os.path.exists(tmp):

@@ -23,18 +23,23 @@ import time
 from pathlib import Path
 
 from reference_py.board import move_iccs
-from reference_py.cli import UsageError, game_position, parse_suite, run_cli
+from reference_py.cli import SEED_MAX, UsageError, game_position, parse_suite, run_cli, seed_arg
 from reference_py.fen import parse_fen
 from reference_py.search import level_by_name, levels
+from tools.nes.cartridge import CartridgeError
 from tools.nes.engine import RomEngine
 from tools.nes.guards import Fault
+from tools.nes.linkmap import LinkMapError
 from tools.nes.search import RomSearch
+from tools.rom.files import BuildError
 
 
 def run(body) -> int:
-    """reference_py.cli.run_cli with the drivers' additions: a ValueError is
-    bad input, a 6502 fault a failed run."""
-    return run_cli(body, bad_input=(ValueError,), faults=(Fault,), fault_prefix="6502 fault: ")
+    """reference_py.cli.run_cli with the drivers' additions: a ValueError, a
+    ROM file or map that is not what the drivers need, or a failed automatic
+    rebuild of the ROM is bad input; a 6502 fault a failed run."""
+    return run_cli(body, bad_input=(ValueError, CartridgeError, LinkMapError, BuildError),
+                   faults=(Fault,), fault_prefix="6502 fault: ")
 
 
 # ---------------------------------------------------------------- perft
@@ -81,7 +86,7 @@ def add_search_commands(sub) -> None:
     s.add_argument("fen")
     s.add_argument("--level", required=True)
     s.add_argument("--moves", nargs="*")
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--seed", type=seed_arg, default=0, help=f"noise seed, 0..{SEED_MAX}")
     s.set_defaults(func=cmd_search)
     e = sub.add_parser("eval", help="static evaluation of a position")
     e.add_argument("fen")

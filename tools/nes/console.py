@@ -105,12 +105,18 @@ class Console(NamedMemory):
     def __init__(self, rom: str | Path = ROM, map_path: str | Path | None = None, nes: NES | None = None) -> None:
         """`nes`: an emulator already running this ROM (the player's window)
         to read by name; by default a new headless one."""
+        self.bind(rom, map_path)
+        self.nes = nes if nes is not None else NES(str(self.rom))
+
+    def bind(self, rom: str | Path, map_path: str | Path | None = None, missing_ok: bool = True) -> None:
+        """The console's own state for a ROM and its map, whatever runs it:
+        the consoles on other emulators (FCEUX, the web page) call this and
+        bring their own emulator."""
         self.rom = Path(rom)
         self.map_path = Path(map_path) if map_path else self.rom.with_suffix(".map.json")
-        self.link = LinkMap.load(self.map_path, missing_ok=True)
+        self.link = LinkMap.load(self.map_path, missing_ok=missing_ok)
         self.symbols = self.link.symbols()
         self.screen_names = screen_names(self.link)
-        self.nes = nes if nes is not None else NES(str(self.rom))
         # called after every frame (step runs frame by frame while there are
         # any): tools/nes/gamelog.py's GameWatcher watches the game this way
         self.on_frame: list[Callable[[], object]] = []

@@ -28,7 +28,7 @@ from reference_py.position import Position  # noqa: E402
 from tools.nes.cartridge import FIXED_WINDOW, Cartridge, CartridgeError  # noqa: E402
 from tools.nes.cpu import Cpu  # noqa: E402
 from tools.nes.guards import Fault  # noqa: E402
-from tools.nes.linkmap import LinkMap, LinkMapError  # noqa: E402
+from tools.nes.linkmap import LinkMap, LinkMapError, MissingName  # noqa: E402
 from tools.nes.memory import NamedMemory  # noqa: E402
 from tools.rom.files import MAP, ROM, ensure_rom  # noqa: E402
 
@@ -45,6 +45,8 @@ def engine_ram(link: LinkMap) -> list[tuple[int, int]]:
     for name in ENGINE_RAM_SEGMENTS:
         lo, hi = link.segment(name)
         if name == "ZEROPAGE":
+            if "piece_sq" not in link.labels:
+                raise MissingName(f"{link.path}: no label piece_sq")
             ranges += [(lo, LOCALS_END), (link.labels["piece_sq"], hi)]
         else:
             ranges.append((lo, hi))

@@ -20,6 +20,12 @@ class LinkMapError(Exception):
     """The map is missing, unreadable or lacks what a driver needs."""
 
 
+class MissingName(LinkMapError, KeyError):
+    """A name the map does not hold (a KeyError too, for lookups by name)."""
+
+    __str__ = Exception.__str__
+
+
 @dataclass(frozen=True)
 class LinkMap:
     path: Path
@@ -35,20 +41,24 @@ class LinkMap:
         (a ROM built by ca65/ld65 has no JSON map)."""
         path = Path(path)
         try:
-            m = json.loads(path.read_text())
+            m = json.loads(path.read_bytes())
         except FileNotFoundError:
             if missing_ok:
                 return cls(path, {}, {}, {}, {})
             raise LinkMapError(f"{path}: no linker map (build the ROM first: make rom)") from None
-        except (OSError, ValueError) as exc:
-            raise LinkMapError(f"{path}: cannot read the linker map: {exc}") from None
+        except OSError as exc:
+            raise LinkMapError(f"{path}: cannot read the linker map: {exc.strerror}") from None
+        except (ValueError, RecursionError) as exc:
+            raise LinkMapError(f"{path}: not a linker map: not JSON ({exc})") from None
         try:
+            segments = {str(k): {**v, "start": int(v["start"]), "size": int(v["size"])}
+                        for k, v in m["segments"].items()}
             return cls(path, {k: int(v) for k, v in m["labels"].items()},
                        {k: int(v) for k, v in m.get("exports", {}).items()},
-                       m["segments"], m.get("memory", {}),
+                       segments, dict(m.get("memory", {})),
                        {k: int(v) for k, v in (m.get("label_banks") or {}).items()})
-        except (KeyError, TypeError, ValueError) as exc:
-            raise LinkMapError(f"{path}: not a linker map ({exc!r})") from None
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            raise LinkMapError(f"{path}: not a linker map ({type(exc).__name__}: {exc})") from None
 
     def symbols(self) -> dict[str, int]:
         """Every name a driver may address: the labels, then the exported
@@ -62,7 +72,7 @@ class LinkMap:
         try:
             seg = self.segments[name]
         except KeyError:
-            raise LinkMapError(f"{self.path}: no segment {name}") from None
+            raise MissingName(f"{self.path}: no segment {name}") from None
         return seg["start"], seg["start"] + seg["size"]
 
     def export(self, name: str) -> int:
@@ -70,7 +80,7 @@ class LinkMap:
         try:
             return self.exports[name]
         except KeyError:
-            raise LinkMapError(f"{self.path}: the build exports no {name}") from None
+            raise MissingName(f"{self.path}: the build exports no {name}") from None
 
     @property
     def banked(self) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from tools.nes.cartridge import PRG_WINDOW, Cartridge
-from tools.nes.linkmap import LinkMap
+from tools.nes.linkmap import LinkMap, MissingName
 
 
 class NamedMemory:
@@ -43,7 +43,7 @@ class NamedMemory:
         try:
             return self.symbols[name]
         except KeyError:
-            raise KeyError(f"'{name}' is not in {self.link.path} (not exported by the ROM?)") from None
+            raise MissingName(f"'{name}' is not in {self.link.path} (not exported by the ROM?)") from None
 
     def const(self, name: str) -> int:
         return self.link.export(name)

@@ -47,8 +47,9 @@ from typing import Callable
 import numpy as np
 from PIL import Image
 
-from tools.atomic import save_png, write_atomic
-from reference_py.pgn import append_game
+from tools.atomic import check_target, save_png, write_atomic
+from reference_py.pgn import PgnError, append_game, check_can_add
+from tools.nes.cartridge import Cartridge, CartridgeError
 from tools.nes.console import A, SELECT, START, Console, EmulatorCrashed
 from tools.nes.gamelog import GameWatcher, RecordError
 from tools.nes.timing import NTSC_FPS
@@ -343,14 +344,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {rel(args.rom)} does not exist (build it with `make rom`)", file=sys.stderr)
         return 1
     try:
+        Cartridge.load(args.rom)        # a complete cartridge file, before the emulator sees it
+        check_target(args.gif)
+        check_target(args.shots, directory=True)
+        check_can_add(args.pgn)
+    except (CartridgeError, PgnError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 1
+    try:
         problem = "--headless was given" if args.headless else display_problem()
         if problem is None:
             return run_windowed(args.rom, args.scale, args.frames, args.shots, args.pgn)
         print(f"No window: {problem}.  Running {rel(args.rom)} headless instead: "
               f"recording the title screen and the attract mode.")
         return record(args.rom, args.gif, args.shots)
-    except (PlayError, EmulatorCrashed) as exc:
+    except (PlayError, EmulatorCrashed, PgnError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -7,8 +7,10 @@ Usage (from anywhere; paths are relative to the repository root):
 
 Steps:
   0. tools/rom/gen_tables.py writes the engine's tables and constants from
-     reference_py and config/*.yaml into build/gen/*.inc (a YAML error
-     stops the build with its file:line message; nothing is written).
+     reference_py and config/*.yaml into build/gen/*.inc.  A YAML error, or
+     a value the cartridge cannot hold (its RAM, its banks: gen_tables links
+     the ROM in memory to know), stops the build with its file:line message;
+     nothing is written.
   1. assets/bg.png -> build/bg.chr, assets/sprites.png -> build/sprites.chr
      (tools/rom/chr.py; asm/tiles/chr.s .incbins them into the CHR ROM).
   2. Assemble and link asm/**/*.s (sorted by path: the link order) with
@@ -24,12 +26,15 @@ Steps:
      PRG ROM the header declares, no CHR ROM, 8 KiB CHR-RAM, no battery)
      before anything is put in place, and print its size and SHA-256.
 
-Every output (the ROM, its map, listing and label files) is written to a
-temporary folder beside the ROM and moved into place only when complete and
-checked, so a failed build never leaves a partial or invalid ROM, nor a map
-that does not match the ROM.  Errors are
-printed on stderr and the exit status is 1.  The build is deterministic:
-building twice gives the same SHA-256.
+Every output (the ROM, its map, listing and label files; ld65's map and
+labels in build/) is written to a temporary folder beside its place and
+moved into place only when the whole build is complete and checked (with
+--assembler both: only when the two ROMs agree), so a failed build never
+leaves a partial or invalid ROM, nor a map that does not match the ROM.
+An output path that is a directory, or lies under a file, is refused before
+any work.  Errors are one line on stderr (a file:line for a YAML or source
+error) and the exit status is 1.  The build is deterministic: building twice
+gives the same SHA-256.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TextIO
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:        # allow `python tools/rom/build.py`
@@ -48,25 +54,23 @@ if str(ROOT) not in sys.path:        # allow `python tools/rom/build.py`
 
 from tools.rom import chr as chrtool     # noqa: E402
 from tools.rom import files              # noqa: E402
+from tools.rom.files import BuildError   # noqa: E402
 from tools.rom import gen_tables         # noqa: E402
 from reference_py.config import ConfigError  # noqa: E402
-from tools.atomic import write_atomic  # noqa: E402
+from tools.asm import AsmError  # noqa: E402
+from tools.atomic import check_target, write_atomic  # noqa: E402
 from tools.nes.cartridge import CartridgeError, Header  # noqa: E402
 
-ASM_DIR = ROOT / "asm"
+ASM_DIR = files.ASM_DIR
 BUILD_DIR = ROOT / "build"
 GEN_DIR = BUILD_DIR / "gen"           # generated includes (tools/rom/gen_tables.py)
 INCLUDE_DIRS = ["asm", "build/gen"]   # -I for both assemblers, in this order
-CONFIG = ASM_DIR / "xiangqi.cfg"
+CONFIG = files.LINK_CONFIG
 DEFAULT_ROM = files.ROM
 CHR_SOURCES = [("assets/bg.png", "build/bg.chr"),          # pattern table $0000
                ("assets/sprites.png", "build/sprites.chr")]  # pattern table $1000
 BOARD = "UxROM"                       # the cartridge asm/header.s declares
 CHR_RAM_SIZE = 8192
-
-
-class BuildError(Exception):
-    pass
 
 
 def rel(p: Path) -> str:
@@ -83,8 +87,8 @@ def run(cmd: list[str], what: str) -> str:
     except FileNotFoundError:
         raise BuildError(f"{what}: '{cmd[0]}' not found (for ca65/ld65: apt-get install cc65)") from None
     if r.returncode != 0:
-        msg = (r.stderr.strip() or r.stdout.strip() or f"exit status {r.returncode}")
-        raise BuildError(f"{what} failed:\n{msg}")
+        lines = [ln.strip() for ln in (r.stderr.strip() or r.stdout.strip()).splitlines() if ln.strip()]
+        raise BuildError(f"{what}: {'; '.join(lines) or f'failed (exit status {r.returncode})'}")
     return r.stdout
 
 
@@ -96,13 +100,15 @@ def build_chr() -> None:
             raise BuildError(str(exc)) from None
         if len(data) != 4096:
             raise BuildError(f"{src}: gives {len(data)} bytes of CHR, expected 4096 (a 128x128 sheet)")
-        write_atomic(ROOT / dst, data)
+        target = ROOT / dst
+        if not target.is_file() or target.read_bytes() != data:   # (unchanged files keep their mtimes)
+            write_atomic(target, data)
 
 
 def build_tables() -> None:
     try:
         gen_tables.generate(GEN_DIR)
-    except ConfigError as exc:
+    except (ConfigError, AsmError) as exc:
         raise BuildError(str(exc)) from None
 
 
@@ -115,53 +121,91 @@ def include_args() -> list[str]:
 
 def sources() -> list[Path]:
     """Every asm/**/*.s, sorted by path: the link order."""
-    srcs = sorted(ASM_DIR.rglob("*.s"))
+    srcs = files.asm_sources()
     if not srcs:
         raise BuildError(f"no sources in {rel(ASM_DIR)}")
     return srcs
 
 
-def put_in_place(staged: list[Path], folder: Path) -> None:
-    """Moves the staged outputs into `folder` (same file system: renames)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for p in staged:
-        os.replace(p, folder / p.name)
+def check_output(rom: Path) -> None:
+    """Refuse, before any work, a ROM path the outputs cannot be put at: a
+    directory, a path under something that is not a directory, a folder
+    where no file can be created."""
+    if rom.is_dir():
+        raise BuildError(f"{rel(rom)}: is a directory (give the ROM's file name)")
+    for parent in rom.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise BuildError(f"{rel(rom)}: {rel(parent)} is not a directory")
+            break
+    try:
+        check_target(rom)
+    except OSError as exc:
+        raise BuildError(f"cannot write {rel(rom)}: {exc.strerror}") from None
 
 
-def link_ours(rom: Path) -> str:
-    """Link with tools.asm; the ROM and its side files are checked, then
-    moved into place.  Returns the ROM's SHA-256."""
-    rom.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".build-", dir=rom.parent) as tmp:
-        out = Path(tmp) / rom.name
-        stem = out.with_suffix("")
-        cmd = [sys.executable, "-m", "tools.asm", *map(rel, sources()), *include_args(),
-               "-C", rel(CONFIG), "-o", str(out), "--nl",
-               "--mlb", str(stem) + ".mlb", "--map", str(stem) + ".map.json",
-               "-l", str(stem) + ".lst"]
-        report = run(cmd, "python -m tools.asm")
-        digest = check_rom(out, rom)
-        put_in_place(sorted(Path(tmp).iterdir()), rom.parent)
-    sys.stdout.write(report)  # the memory report: RAM by segment, PRG per bank, CHR, header
-    return digest
+class Staged:
+    """Outputs written to a temporary folder beside their final place, put in
+    place together only when everything is built and checked; a folder the
+    stage had to create is removed again if nothing was put in it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.created = [p for p in (folder, *folder.parents) if not p.exists()]
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._tmp = tempfile.TemporaryDirectory(prefix=".build-", dir=folder)
+        except OSError as exc:
+            raise BuildError(f"cannot write in {rel(folder)}: {exc.strerror}") from None
+        self.dir = Path(self._tmp.name)
+        self.committed = False
+
+    def commit(self) -> None:
+        """Move every staged file into the folder (renames on one file
+        system), each target checked first so that none fails half-way."""
+        staged = sorted(self.dir.iterdir())
+        for p in staged:
+            if (self.folder / p.name).is_dir():
+                raise BuildError(f"{rel(self.folder / p.name)}: is a directory")
+        for p in staged:
+            os.replace(p, self.folder / p.name)
+        self.committed = True
+
+    def close(self) -> None:
+        self._tmp.cleanup()
+        if not self.committed:
+            for p in self.created:          # deepest first
+                try:
+                    p.rmdir()
+                except OSError:
+                    break
 
 
-def link_ca65(rom: Path) -> str:
-    """Link with ca65 + ld65 (map and labels in build/); returns the SHA-256."""
-    BUILD_DIR.mkdir(exist_ok=True)
+def link_ours(rom: Path, stage: Staged) -> tuple[str, str]:
+    """Link with tools.asm into `stage`: the ROM, its map, listing and label
+    files, the ROM checked.  Returns its SHA-256 and the memory report."""
+    out = stage.dir / rom.name
+    stem = out.with_suffix("")
+    cmd = [sys.executable, "-m", "tools.asm", *map(rel, sources()), *include_args(),
+           "-C", rel(CONFIG), "-o", str(out), "--nl",
+           "--mlb", str(stem) + ".mlb", "--map", str(stem) + ".map.json",
+           "-l", str(stem) + ".lst"]
+    report = run(cmd, "python -m tools.asm")
+    return check_rom(out, rom), report
+
+
+def link_ca65(out: Path, shown: Path, build_stage: Staged) -> str:
+    """Assemble with ca65 and link with ld65 into `out` (named `shown` in
+    messages; the objects, map and labels into `build_stage`, for build/).
+    Returns the ROM's SHA-256."""
     objs = []
     for src in sources():
-        obj = BUILD_DIR / (src.stem + ".o")
-        run(["ca65", *include_args(), rel(src), "-o", rel(obj)], f"ca65 {rel(src)}")
-        objs.append(rel(obj))
-    rom.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".build-", dir=rom.parent) as tmp:
-        out = Path(tmp) / rom.name
-        run(["ld65", "-C", rel(CONFIG), "-o", str(out), "-m", "build/xiangqi.map",
-             "-Ln", "build/xiangqi.labels", *objs], "ld65")
-        digest = check_rom(out, rom)
-        put_in_place([out], rom.parent)
-    return digest
+        obj = build_stage.dir / (src.stem + ".o")
+        run(["ca65", *include_args(), rel(src), "-o", str(obj)], f"ca65 {rel(src)}")
+        objs.append(str(obj))
+    run(["ld65", "-C", rel(CONFIG), "-o", str(out), "-m", str(build_stage.dir / "xiangqi.map"),
+         "-Ln", str(build_stage.dir / "xiangqi.labels"), *objs], "ld65")
+    return check_rom(out, shown)
 
 
 def check_rom(path: Path, name: Path | None = None) -> str:
@@ -184,29 +228,55 @@ def check_rom(path: Path, name: Path | None = None) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def build(assembler: str = "ours", rom: Path = DEFAULT_ROM) -> str:
-    """Build the ROM; returns its SHA-256.  Raises BuildError."""
+def build(assembler: str = "ours", rom: Path = DEFAULT_ROM, report: TextIO | None = None) -> str:
+    """Build the ROM; returns its SHA-256.  Raises BuildError: nothing is
+    put in place unless the whole build passed.  Our linker's memory report
+    goes to `report` (default: standard output)."""
     rom = Path(rom)
     if not rom.is_absolute():
         rom = ROOT / rom
-    build_tables()
-    build_chr()
-    if assembler == "ours":
-        return link_ours(rom)
-    if assembler == "ca65":
-        return link_ca65(rom)
-    if assembler == "both":
-        ref = BUILD_DIR / "xiangqi.ca65.nes"
-        want = link_ca65(ref)
-        digest = link_ours(rom)
-        if digest != want:
-            a, b = ref.read_bytes(), rom.read_bytes()
-            first = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
-            rom.unlink()
-            raise BuildError(f"tools.asm and ca65/ld65 differ (first at file offset ${first:04X}); "
-                             f"ca65 build kept in {rel(ref)}")
+    if assembler not in ("ours", "ca65", "both"):
+        raise BuildError(f"unknown assembler {assembler!r}")
+    check_output(rom)
+    try:
+        build_tables()
+        build_chr()
+        return _link(assembler, rom, report or sys.stdout)
+    except OSError as exc:
+        name = rel(Path(exc.filename)) if exc.filename else rel(rom)
+        raise BuildError(f"cannot write {name}: {exc.strerror}") from None
+
+
+def _link(assembler: str, rom: Path, out: TextIO) -> str:
+    stages: list[Staged] = []
+    try:
+        stage = Staged(rom.parent)
+        stages.append(stage)
+        report = ""
+        if assembler == "ours":
+            digest, report = link_ours(rom, stage)
+        else:
+            build_stage = Staged(BUILD_DIR)
+            stages.append(build_stage)
+            if assembler == "ca65":
+                digest = link_ca65(stage.dir / rom.name, rom, build_stage)
+            else:
+                ref = BUILD_DIR / "xiangqi.ca65.nes"
+                want = link_ca65(build_stage.dir / ref.name, ref, build_stage)
+                digest, report = link_ours(rom, stage)
+                if digest != want:
+                    a, b = (build_stage.dir / ref.name).read_bytes(), (stage.dir / rom.name).read_bytes()
+                    first = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+                    build_stage.commit()
+                    raise BuildError(f"tools.asm and ca65/ld65 differ (first at file offset ${first:04X}); "
+                                     f"{rel(rom)} is left as it was, the ca65 build is in {rel(ref)}")
+            build_stage.commit()
+        stage.commit()
+        out.write(report)  # ours: RAM by segment, PRG used/free per bank, CHR, header
         return digest
-    raise BuildError(f"unknown assembler {assembler!r}")
+    finally:
+        for st in reversed(stages):
+            st.close()
 
 
 def main(argv=None) -> int:
@@ -217,13 +287,15 @@ def main(argv=None) -> int:
                          "both = build with each and require identical bytes")
     ap.add_argument("-o", "--output", default=str(DEFAULT_ROM), help="ROM path (default rom/xiangqi.nes)")
     args = ap.parse_args(argv)
+    rom = Path(args.output) if Path(args.output).is_absolute() else ROOT / args.output
     try:
-        digest = build(args.assembler, Path(args.output))
+        digest = build(args.assembler, rom)
     except BuildError as exc:
         print(f"build_rom.py: error: {exc}", file=sys.stderr)
         return 1
-    size = (ROOT / args.output if not Path(args.output).is_absolute() else Path(args.output)).stat().st_size
-    print(f"{rel(Path(args.output))}: {size} bytes, sha256 {digest} ({args.assembler})")
+    except KeyboardInterrupt:
+        return 130
+    print(f"{rel(rom)}: {rom.stat().st_size} bytes, sha256 {digest} ({args.assembler})")
     return 0
 
 

@@ -18,7 +18,9 @@ Palette convention (the art in assets/ follows the first rule):
 
 Errors name the file, the tile (column, row in tiles) and what is wrong;
 the program then exits with status 1 and writes nothing (the output goes
-to a temporary file that replaces OUT only once it is complete).
+to a temporary file that replaces OUT only once it is complete).  Only PNG
+files are read, whatever their name; an image with more tiles than
+--max-tiles is refused from its header, before its pixels are decoded.
 """
 
 from __future__ import annotations
@@ -134,14 +136,24 @@ def convert_image(img: Image.Image, name: str = "<image>",
 
 
 def convert_file(path, palette=None, max_tiles: int = DEFAULT_MAX_TILES) -> bytes:
-    """Open a PNG and convert it.  Raises ChrError (also for unreadable files)."""
+    """Open a PNG and convert it.  Raises ChrError (also for unreadable files,
+    other image formats, and images too big for max_tiles, refused from
+    their header before any pixel is decoded)."""
     name = str(path)
     try:
         with Image.open(path) as img:
+            if img.format != "PNG":
+                raise ChrError(f"{name}: a {img.format} image, not a PNG")
+            w, h = img.size
+            if (w // TILE_W) * (h // TILE_H) > max_tiles:
+                raise ChrError(f"{name}: {w}x{h} pixels is more than the limit of {max_tiles} tiles")
             img.load()
             return convert_image(img, name, palette, max_tiles)
-    except (OSError, SyntaxError) as exc:  # missing file, not an image
-        raise ChrError(f"{name}: cannot read image: {exc}") from None
+    except ChrError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - Pillow's decoders raise many types on a broken file
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise ChrError(f"{name}: cannot read image: {why}") from None
 
 
 def chr_to_image(data: bytes, cols: int = 16) -> Image.Image:
@@ -175,10 +187,15 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         pal = parse_palette(args.palette) if args.palette else None
+        if args.max_tiles < 1:
+            raise ChrError(f"--max-tiles must be at least 1, got {args.max_tiles}")
         data = convert_file(args.png, pal, args.max_tiles)
         write_atomic(args.output, data)
     except ChrError as exc:
         print(f"chr.py: error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"chr.py: error: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
         return 1
     return 0
 

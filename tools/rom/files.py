@@ -29,6 +29,19 @@ ROM_INPUTS = (
 )
 
 
+ASM_DIR = ROOT / "asm"
+LINK_CONFIG = ASM_DIR / "xiangqi.cfg"   # the ld65 linker config: memory areas and segments
+
+
+class BuildError(Exception):
+    """The ROM could not be built; the message says where and why."""
+
+
+def asm_sources() -> list[Path]:
+    """Every asm/**/*.s, sorted by path: the link order."""
+    return sorted(ASM_DIR.rglob("*.s"))
+
+
 def input_files() -> list[Path]:
     """Every file the ROM is built from, sorted."""
     return sorted({p for pat in ROM_INPUTS for p in ROOT.glob(pat) if p.is_file()})
@@ -43,10 +56,17 @@ def is_stale(rom: Path = ROM, map_path: Path = MAP) -> bool:
 
 
 def ensure_rom() -> None:
-    """Build rom/xiangqi.nes (and its map) with our assembler if stale."""
+    """Build rom/xiangqi.nes (and its map) with our assembler if stale,
+    quietly (a driver's output stays its own).  Raises build.BuildError
+    saying that the rebuild failed, and why."""
     if is_stale():
+        import io
         from tools.rom import build
-        build.build("ours", ROM)
+        try:
+            build.build("ours", ROM, report=io.StringIO())
+        except build.BuildError as exc:
+            raise build.BuildError(f"{ROM.relative_to(ROOT)} is older than its inputs and rebuilding it "
+                                   f"failed: {exc}") from None
 
 
 def main() -> int:

@@ -18,10 +18,12 @@ before assembling and passes OUTDIR to both assemblers with -I):
                   to the screens' bank; everything else to the engine's.
 
 Every number comes from reference_py (board.py, zobrist.py, evaluate.py,
-config.py and config/*.yaml through it).  A YAML problem raises
-reference_py.config.ConfigError ("file:line: message") before anything is
-written; each file is written to a temporary name and renamed into place,
-so a failed run never leaves a partial file.
+config.py and config/*.yaml through it).  A YAML problem, or a value the
+cartridge cannot hold (check_fit: the ROM is linked in memory with the new
+tables, and a memory area that overflows is traced back to the YAML value
+that fills it), raises reference_py.config.ConfigError ("file:line:
+message") before anything is written; each file is written to a temporary
+name and renamed into place, so a failed run never leaves a partial file.
 
 Row tables (Zobrist, values) hold only the playable squares 23..130 of the
 padded board (108 bytes per row); row_ptr points 23 bytes before a piece's
@@ -31,8 +33,13 @@ set) are whole regions of ROW_REGION_PAGES pages further on.
 """
 from __future__ import annotations
 
+import argparse
 import sys
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable, Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -40,14 +47,21 @@ if str(ROOT) not in sys.path:
 
 from reference_py import board as B  # noqa: E402
 from reference_py.position import FIRST_SLOT, KIND_SLOTS  # noqa: E402
-from reference_py.config import CONFIG_DIR as REF_CONFIG_DIR, ConfigError, key_line, load_eval, load_levels, load_search  # noqa: E402
+from reference_py.config import (  # noqa: E402
+    CONFIG_DIR as REF_CONFIG_DIR, ConfigError, EvalConfig, Level, SearchConfig, key_line, load_eval, load_levels,
+    load_search)
 from reference_py.evaluate import build_tables  # noqa: E402
 from reference_py.zobrist import ZOBRIST, ZOBRIST_SIDE  # noqa: E402
 from reference_py import rules as R  # noqa: E402
 from reference_py import search as S  # noqa: E402
-from tools.atomic import write_atomic  # noqa: E402
+from tools.asm import AreaOverflow, AsmError, assemble_and_link, assemble_file, parse_config  # noqa: E402
+from tools.atomic import check_target, write_atomic  # noqa: E402
+from tools.rom import files  # noqa: E402
 
 DEFAULT_OUT = ROOT / "build" / "gen"
+RAM_SOURCE = files.ASM_DIR / "ram.s"                       # every byte of RAM
+TABLES_SOURCE = files.ASM_DIR / "engine" / "eng_tables.s"  # .includes eng_tables.inc
+MOVE_STACK_MIN = 128            # reference_py.config's lower bound of move_stack_entries
 CONFIG_DIR: Path | None = None      # None: reference_py's config/ (tests point it elsewhere)
 FIRST_SQ = min(B.PLAYABLE)          # 23
 LAST_SQ = max(B.PLAYABLE)           # 130
@@ -210,6 +224,7 @@ LEGS_PER_HORSE = len(B.ORTHO)        # occupied orthogonal neighbours counted pe
 EYES_PER_ELEPHANT = len(B.DIAG)      # occupied diagonal neighbours counted per elephant
 WEAKNESS_MAX = 255
 EVAL_ABS_MAX = 0x3FFF                # |every intermediate of eng_eval| stays below this
+PAWN_COUNTS = KIND_SLOTS[B.PAWN] + 1 # evk_pawn_prod rows: 0..5 pawns of a side
 
 
 def weakness_weights(tb) -> tuple[int, int, int, tuple[int, ...]]:
@@ -240,6 +255,13 @@ def eval_abs_bound(cfg, tb) -> int:
     return 2 * (side + dyn + pawns + miss) + abs(tb.tempo) + 2 * weakness_max(tb)
 
 
+def knowledge_row(tb) -> int:
+    """Entries a weight set takes in the longest of the count-based knowledge
+    tables eng_eval reads with Y = set * entries + i (evk_*: data_tables)."""
+    return max(len(tb.dyn_horse), len(tb.dyn_cannon), len(tb.miss_elephant), len(tb.miss_advisor),
+               PAWN_COUNTS * len(tb.pawn_adj))
+
+
 def _check_eval(yaml_path: Path, cfg, set_names: list[str], tables) -> None:
     """eng_eval's assumptions (see weakness_weights): the build stops, naming
     the weight set's line in config/eval.yaml, on a weight it cannot hold."""
@@ -266,20 +288,54 @@ def _check_eval(yaml_path: Path, cfg, set_names: list[str], tables) -> None:
                  f"{EVAL_ABS_MAX}")
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """What the tables are generated from, checked: the three configs, the
+    value and knowledge tables of each weight set, and the YAML files (for
+    the line of a value the ROM cannot hold)."""
+    cfg: EvalConfig
+    levels: tuple[Level, ...]
+    scfg: SearchConfig
+    tables: tuple
+    eval_yaml: Path
+    levels_yaml: Path
+    search_yaml: Path
+
+    @property
+    def set_names(self) -> list[str]:
+        return list(self.cfg.sets)
+
+
+def load(config_dir: Path | None = None) -> Inputs:
+    """Read and check config/*.yaml (reference_py.config, then the ROM's
+    own limits that need no assembler).  Raises ConfigError."""
+    config_dir = Path(config_dir or CONFIG_DIR or REF_CONFIG_DIR)
+    files = [config_dir / name for name in ("eval.yaml", "difficulty.yaml", "search.yaml")]
+    cfg = load_eval(files[0])
+    levels = load_levels(files[1], eval_config=cfg)
+    scfg = load_search(files[2])
+    _check_pruning(files[2], scfg.pruning)
+    set_names = list(cfg.sets)
+    tables = tuple(build_tables(cfg, cfg.sets[n]) for n in set_names)
+    row = knowledge_row(tables[0])
+    if len(set_names) > 256 // row:
+        raise ConfigError(files[0], key_line(files[0], "sets", set_names[256 // row]),
+                          f"{len(set_names)} weight sets: the ROM indexes their knowledge tables, {row} entries "
+                          f"a set back to back, with one byte, so at most {256 // row} sets fit")
+    _check_eval(files[0], cfg, set_names, tables)
+    return Inputs(cfg, tuple(levels), scfg, tables, *files)
+
+
 def build(config_dir: Path | None = None) -> tuple[str, str]:
     """Return (eng_const.inc, eng_tables.inc) as text.  Raises ConfigError."""
-    config_dir = config_dir or CONFIG_DIR
-    path = (lambda name: Path(config_dir) / name) if config_dir else (lambda name: None)
-    cfg = load_eval(path("eval.yaml"))
-    levels = load_levels(path("difficulty.yaml"), eval_config=cfg)
-    scfg = load_search(path("search.yaml"))
-    _check_pruning(path("search.yaml") or REF_CONFIG_DIR / "search.yaml", scfg.pruning)
-    set_names = list(cfg.sets)
-    plies = ply_sizes(levels)
-    tables = [build_tables(cfg, cfg.sets[n]) for n in set_names]
-    _check_eval(path("eval.yaml") or REF_CONFIG_DIR / "eval.yaml", cfg, set_names, tables)
+    inp = load(config_dir)
+    return constants(inp), data_tables(inp)
 
-    # ------------------------------------------------------------ constants
+
+def constants(inp: Inputs) -> str:
+    """eng_const.inc."""
+    cfg, levels, scfg, set_names = inp.cfg, inp.levels, inp.scfg, inp.set_names
+    plies = ply_sizes(levels)
     c = [HEADER, "; ---- board geometry (reference_py/board.py)"]
     c += [f"BOARD_WIDTH      = {B.WIDTH}", f"BOARD_HEIGHT     = {B.HEIGHT}",
           f"BOARD_SIZE       = {B.BOARD_SIZE}", f"FIRST_SQ         = {FIRST_SQ}   ; square(a0)",
@@ -344,7 +400,12 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
           "   ; plies of nodes that loop over moves",
           f"SEARCH_REACH     = {plies['reach']}   ; deepest ply of a node (depth + qdepth)"]
 
-    # ------------------------------------------------------------ data
+    return "\n".join(c) + "\n"
+
+
+def data_tables(inp: Inputs) -> str:
+    """eng_tables.inc."""
+    cfg, levels, scfg, set_names, tables = inp.cfg, inp.levels, inp.scfg, inp.set_names, inp.tables
     t = [HEADER, f'.segment "{SEGMENT_SHARED}"', ""]
     t += ["; ---- per padded square (154 entries; board.py)",
           "; sq_flags: FLAG_* bits, 0 off the board"]
@@ -450,7 +511,7 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
             raise ValueError(f"evk_{arr}: {len(vals)} entries do not fit 8-bit indexing")
         t += [f"evk_{arr}_lo:"] + _bytes(map(_lo, vals)) + [f"evk_{arr}_hi:"] + _bytes(map(_hi, vals))
     # pawns times their adjustment: [set * 42 + pawns (0..5) * 7 + enemy attackers (0..6)]
-    vals = [(p * v) & 0xFFFF for tb in tables for p in range(6) for v in tb.pawn_adj]
+    vals = [(p * v) & 0xFFFF for tb in tables for p in range(PAWN_COUNTS) for v in tb.pawn_adj]
     if len(vals) > 256:
         raise ValueError(f"evk_pawn_prod: {len(vals)} entries do not fit 8-bit indexing")
     t += ["evk_pawn_prod_lo: ; [set * 42 + pawns * 7 + enemy rooks+horses+cannons]"] + _bytes(map(_lo, vals))
@@ -458,30 +519,174 @@ def build(config_dir: Path | None = None) -> tuple[str, str]:
     for n in (33, 9, 42):
         t += [f"evk_base_{n}: ; [set] = set * {n}"] + _bytes(si * n for si in range(len(tables)))
     t += ["", f'.segment "{SEGMENT_UI}"', ""] + names
-    return "\n".join(c) + "\n", "\n".join(t) + "\n"
+    return "\n".join(t) + "\n"
+
+
+# ---------------------------------------------------------------- does it fit?
+# A config that passes load() can still ask for more than the cartridge
+# holds: deeper levels grow the per-ply arrays of asm/ram.s (zero page, page
+# 1, the engine's RAM), a bigger move stack the engine's RAM, each weight set
+# the engine's bank.  The limits are not copied here: check_fit assembles
+# and links the whole of asm/ with the candidate includes, in memory, and
+# when a memory area overflows it finds the YAML value that makes it
+# overflow (linking asm/ram.s alone, which declares all RAM, with that value
+# changed) and names its line.
+
+@contextmanager
+def _includes(const: str, data: str) -> Iterator[list[str]]:
+    """The include path with these generated files in a temporary directory."""
+    with tempfile.TemporaryDirectory(prefix="xiangqi-gen-") as tmp:
+        (Path(tmp) / "eng_const.inc").write_text(const, encoding="ascii")
+        (Path(tmp) / "eng_tables.inc").write_text(data, encoding="ascii")
+        yield [str(files.ASM_DIR), tmp]
+
+
+def _link(sources: list[Path], const: str, data: str) -> None:
+    """Assemble and link `sources` with asm/xiangqi.cfg and these includes."""
+    with _includes(const, data) as include:
+        assemble_and_link([str(s) for s in sources], str(files.LINK_CONFIG), include)
+
+
+def _ram_overflow(inp: Inputs) -> AreaOverflow | None:
+    """The RAM overflow asm/ram.s has with these inputs, or None if it fits."""
+    try:
+        _link([RAM_SOURCE], constants(inp), "")
+    except AreaOverflow as exc:
+        return exc
+    return None
+
+
+def _largest(lo: int, hi: int, fits: Callable[[int], bool]) -> int | None:
+    """The largest v in lo..hi with fits(v) (fits is monotone), or None."""
+    if hi < lo or not fits(lo):
+        return None
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid - 1)
+    return lo
+
+
+def _blame_ram(inp: Inputs, exc: AreaOverflow) -> ConfigError | None:
+    """The YAML value that makes RAM overflow: the move stack, else the
+    first level whose depth or qdepth alone does it, else the levels' mix
+    of one's depth and another's qdepth.  None if even the smallest config
+    overflows (then asm/ram.s is to blame, not the YAML)."""
+    where = f"memory area '{exc.area}' (RAM, asm/ram.s) would overflow by {exc.excess} bytes"
+    ms = inp.scfg.move_stack_entries
+
+    def with_stack(n: int) -> Inputs:
+        return replace(inp, scfg=replace(inp.scfg, move_stack_entries=n))
+
+    def fits_alone(lv: Level) -> bool:
+        return _ram_overflow(replace(with_stack(MOVE_STACK_MIN), levels=(lv,))) is None
+
+    if not fits_alone(replace(inp.levels[0], depth=1, qdepth=0)):
+        return None
+    if ms > MOVE_STACK_MIN and _ram_overflow(with_stack(MOVE_STACK_MIN)) is None:
+        most = _largest(MOVE_STACK_MIN, ms - 1, lambda n: _ram_overflow(with_stack(n)) is None)
+        return ConfigError(inp.search_yaml, key_line(inp.search_yaml, "move_stack_entries"),
+                           f"move_stack_entries = {ms} does not fit the cartridge's RAM: {where}; "
+                           f"at most {most} entries fit with these levels")
+    for i, lv in enumerate(inp.levels):
+        if fits_alone(lv):
+            continue
+        q = _largest(0, lv.qdepth - 1, lambda v: fits_alone(replace(lv, qdepth=v)))
+        if q is not None:
+            return ConfigError(inp.levels_yaml, key_line(inp.levels_yaml, "levels", i, "qdepth"),
+                               f"level '{lv.name}': depth {lv.depth} + qdepth {lv.qdepth} needs more RAM than "
+                               f"the cartridge has for its per-ply arrays: {where}; qdepth <= {q} fits at "
+                               f"depth {lv.depth}")
+        d = _largest(1, lv.depth - 1, lambda v: fits_alone(replace(lv, depth=v)))
+        return ConfigError(inp.levels_yaml, key_line(inp.levels_yaml, "levels", i, "depth"),
+                           f"level '{lv.name}': depth {lv.depth} needs more RAM than the cartridge has for its "
+                           f"per-ply arrays: {where}"
+                           + (f"; depth <= {d} fits with qdepth {lv.qdepth}" if d else ""))
+    deepest = max(inp.levels, key=lambda lv: lv.depth)
+    return ConfigError(inp.levels_yaml, key_line(inp.levels_yaml, "levels"),
+                       f"the levels together need more RAM than the cartridge has for their per-ply arrays "
+                       f"(the largest depth, {deepest.depth}, and the largest depth + qdepth, "
+                       f"{max(lv.depth + lv.qdepth for lv in inp.levels)}): {where}")
+
+
+def _segment_bytes(inp: Inputs, segment: str) -> int:
+    """Bytes the generated tables put into a segment (eng_tables.s assembled alone)."""
+    with _includes(constants(inp), data_tables(inp)) as include:
+        obj = assemble_file(str(TABLES_SOURCE), include)
+    sec = obj.sections.get(segment)
+    return len(sec.data) if sec else 0
+
+
+def _blame_sets(inp: Inputs, exc: AreaOverflow) -> ConfigError | None:
+    """Too many weight sets for the engine's bank: how many fit (the bytes
+    a set takes measured by assembling the tables with one more set).  None
+    if not even one fits (then the engine's code is to blame)."""
+    names = inp.set_names
+    more = replace(inp, cfg=replace(inp.cfg, sets={**inp.cfg.sets, "FIT_PROBE": inp.cfg.sets[names[-1]]}),
+                   tables=inp.tables + inp.tables[-1:])
+    per_set = _segment_bytes(more, SEGMENT_ENGINE) - _segment_bytes(inp, SEGMENT_ENGINE)
+    fit = len(names) - -(-exc.excess // per_set)
+    if fit < 1:
+        return None
+    return ConfigError(inp.eval_yaml, key_line(inp.eval_yaml, "sets", names[fit]),
+                       f"{len(names)} weight sets do not fit the engine's bank: their tables take {per_set} bytes "
+                       f"a set of segment {SEGMENT_ENGINE}, and memory area '{exc.area}' would overflow by "
+                       f"{exc.excess} bytes; at most {fit} sets fit beside the engine's code")
+
+
+def check_fit(inp: Inputs, const: str, data: str) -> None:
+    """Link the whole ROM in memory with these includes.  Raises ConfigError
+    naming the YAML line when a config value makes a memory area overflow,
+    AsmError for any other problem of the sources (an overflow included
+    that no YAML value can undo)."""
+    try:
+        _link(files.asm_sources(), const, data)
+    except AreaOverflow as exc:
+        cfg = parse_config(str(files.LINK_CONFIG))
+        area = next(m for m in cfg.memory if m.name == exc.area)
+        segments = {s.name for s in cfg.segments if area.name in (s.load, s.run)}
+        blame = None
+        if area.file is None:
+            blame = _blame_ram(inp, exc)
+        elif SEGMENT_ENGINE in segments:
+            blame = _blame_sets(inp, exc)
+        if blame is None:       # (the level names' 8 bytes a level are never what fills a bank)
+            raise
+        raise blame from None
 
 
 def generate(out_dir: Path = DEFAULT_OUT, config_dir: Path | None = None) -> list[Path]:
     """Write eng_const.inc and eng_tables.inc into out_dir; returns their paths.
 
-    Raises ConfigError (nothing written) on a bad YAML file."""
-    const, data = build(config_dir)  # everything computed before anything is written
+    Raises ConfigError (nothing written) on a bad YAML file or a value the
+    cartridge cannot hold, AsmError if asm/ does not assemble and link with
+    them, OSError if out_dir cannot be written."""
+    inp = load(config_dir)      # everything computed and checked before anything is written
+    texts = [constants(inp).encode("ascii"), data_tables(inp).encode("ascii")]
     out_dir = Path(out_dir)
     paths = [out_dir / "eng_const.inc", out_dir / "eng_tables.inc"]
-    for p, text in zip(paths, (const, data)):
-        if not p.exists() or p.read_text(encoding="ascii") != text:   # keep mtimes stable
-            write_atomic(p, text.encode("ascii"))
+    stale = [p for p, text in zip(paths, texts) if not p.is_file() or p.read_bytes() != text]
+    if stale:   # (files already there were checked when they were written)
+        check_fit(inp, *(t.decode("ascii") for t in texts))
+    for p, text in zip(paths, texts):
+        if p in stale:          # (unchanged files keep their mtimes)
+            write_atomic(p, text)
     return paths
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    out = Path(argv[0]) if argv else DEFAULT_OUT
+    ap = argparse.ArgumentParser(prog="python -m tools.rom.gen_tables",
+                                 description="Write the ROM engine's tables from reference_py and config/*.yaml.")
+    ap.add_argument("outdir", nargs="?", default=str(DEFAULT_OUT), help="default build/gen")
+    args = ap.parse_args(argv)
     try:
-        for p in generate(out):
+        check_target(args.outdir, directory=True)       # before the tables are made and checked
+        for p in generate(Path(args.outdir)):
             print(p)
-    except ConfigError as exc:
+    except (ConfigError, AsmError) as exc:
         print(f"gen_tables.py: error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"gen_tables.py: error: cannot write {exc.filename or args.outdir}: {exc.strerror}", file=sys.stderr)
         return 1
     return 0
 

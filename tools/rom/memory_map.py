@@ -14,11 +14,14 @@ document cannot drift from the build.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
 from pathlib import Path
 
+from tools.atomic import write_atomic
+from tools.nes.linkmap import LinkMapError
 from tools.rom.files import MAP
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +38,18 @@ OWNER = {"ENGINE_PLY": "engine", "UI_PAGE1": "UI", "STACK": "CPU", "OAM": "UI", 
 
 
 def load(map_path: Path = MAP) -> dict:
-    return json.loads(Path(map_path).read_text())
+    """The linker's JSON map.  Raises LinkMapError naming the file."""
+    try:
+        m = json.loads(Path(map_path).read_bytes())
+    except FileNotFoundError:
+        raise LinkMapError(f"{map_path}: no linker map (build the ROM first: make rom)") from None
+    except OSError as exc:
+        raise LinkMapError(f"{map_path}: cannot read the linker map: {exc.strerror}") from None
+    except (ValueError, RecursionError) as exc:
+        raise LinkMapError(f"{map_path}: not a linker map: not JSON ({exc})") from None
+    if not isinstance(m, dict):
+        raise LinkMapError(f"{map_path}: not a linker map (not a JSON object)")
+    return m
 
 
 def ram_segments(m: dict) -> list[tuple[str, dict]]:
@@ -122,9 +136,10 @@ NOTES = """## How the RAM is laid out
   and the search's per-ply bytes, node counter and LFSR.
 * The per-ply arrays and the repetition ring are sized from the levels'
   depth + quiescence depth (tools/rom/gen_tables.py `ply_sizes`), so a
-  deeper level grows them at the next build; the whole map is linked, so
-  an overflow is a link error, and `tools/nes` faults any engine access
-  outside the engine's segments.
+  deeper level grows them at the next build; one they no longer fit is
+  refused at its line of config/difficulty.yaml (the build links the ROM
+  in memory first), and `tools/nes` faults any engine access outside the
+  engine's segments.
 * A piece's kind is not stored: every kind has fixed slots, so it is the ROM
   table `code_kind` of the piece's code.
 """
@@ -232,10 +247,21 @@ def render(map_path: Path = MAP) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    text = render()
-    if "--write" in argv:
-        DOC.write_text(text)
+    ap = argparse.ArgumentParser(prog="python -m tools.rom.memory_map",
+                                 description="docs/MEMORY.md from the linker map of the last build")
+    ap.add_argument("--write", action="store_true", help="(re)write docs/MEMORY.md instead of printing it")
+    args = ap.parse_args(argv)
+    try:
+        text = render()
+    except LinkMapError as exc:
+        print(f"memory_map.py: error: {exc}", file=sys.stderr)
+        return 1
+    except (KeyError, TypeError, ValueError) as exc:
+        print(f"memory_map.py: error: {MAP}: not the map of this build ({type(exc).__name__}: {exc})",
+              file=sys.stderr)
+        return 1
+    if args.write:
+        write_atomic(DOC, text.encode("utf-8"))
         print(f"wrote {DOC.relative_to(ROOT)}")
     else:
         sys.stdout.write(text)

@@ -33,6 +33,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools.atomic import check_target
 from tools.nes.cartridge import Cartridge, CartridgeError
 from tools.rom.files import ROM, ROOT
 
@@ -155,6 +156,10 @@ def check_rom(rom: Path) -> None:
 def build(out: Path = SITE, rom: Path = ROM) -> list[Path]:
     """Build the site into `out` (replacing a site built before); returns its files."""
     out = Path(out).resolve()
+    try:
+        check_target(out, directory=True)
+    except OSError as exc:
+        raise WebBuildError(f"{rel(out)}: cannot be the site's folder ({exc.filename}: {exc.strerror})") from None
     if out.exists() and any(out.iterdir()) and not (out / MARKER).exists():
         raise WebBuildError(f"{out}: exists and was not made by make web; not replacing it")
     check_rom(rom)
