@@ -46,10 +46,16 @@ class LadderError(Exception):
     pass
 
 
+def config_files(config_dir: Path = CONFIG_DIR) -> list[Path]:
+    """The files that decide how the engines play: config/*.yaml and the
+    data made from them (config/*.json, the checked opening book)."""
+    return sorted([*config_dir.glob("*.yaml"), *config_dir.glob("*.json")], key=lambda p: p.name)
+
+
 def config_sha256(config_dir: Path = CONFIG_DIR) -> str:
-    """SHA-256 over config/*.yaml (names and contents, sorted by name)."""
+    """SHA-256 over config_files() (names and contents, sorted by name)."""
     h = hashlib.sha256()
-    for p in sorted(config_dir.glob("*.yaml")):
+    for p in config_files(config_dir):
         h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
 
@@ -210,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     shown = [x for x in (sys.argv[1:] if argv is None else argv) if x not in ("--report-only", "--quiet", "--fresh")]
     data = {"command": "python -m tools.tune ladder " + " ".join(shlex.quote(x) for x in shown),
             "date": datetime.date.today().isoformat(), "config_sha256": sha,
-            "config_files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(CONFIG_DIR.glob("*.yaml"))},
+            "config_files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in config_files()},
             "openings": {"file": str(a.openings.resolve().relative_to(Path.cwd().resolve()))
                          if a.openings.resolve().is_relative_to(Path.cwd().resolve()) else str(a.openings),
                          "count": len(suite), "sha256": suite.sha256},
