@@ -6,6 +6,7 @@
 #   make web    the page that plays the ROM in a browser (site/); make serve serves it
 #   make ladder the levels' Elo against Fairy-Stockfish anchors beside the NES think time
 #   make sprt   A/B test of two configurations (BASE=... TEST=...); make texel fits eval.yaml
+#   make mutation  how many planted mistakes the tests catch (long; build/mutation.md)
 # The first call creates .venv and installs the Python dependencies.
 
 PYTHON ?= python3
@@ -21,7 +22,7 @@ ifeq ($(strip $(ROM_DEP)),)
 $(error cannot list the ROM's inputs: '$(PYTHON) -m tools.rom.files' failed)
 endif
 
-.PHONY: all rom rom-check art setup test test-full bench rom-bench match ladder sprt texel play play-terminal web serve clean
+.PHONY: all rom rom-check art setup test test-full bench rom-bench match mutation ladder sprt texel play play-terminal web serve clean
 
 all: rom
 
@@ -68,6 +69,20 @@ rom-bench: $(STAMP) $(ROM)
 	$(PY) -m bench.rom_search_bench --check
 	$(PY) -m bench.cynes_think_bench --out bench/results/cynes_think.md
 	$(PY) -m bench.summary
+
+# Mutation testing (a bench, not CI): the documented hand-made mutations of
+# bench/mutations.yaml (6502, generator, header, CHR, shared reference
+# mistakes), each against its targeted test, then mutmut over reference_py/
+# and tools/asm/; the kill rates and survivors go to build/mutation.md.  Long:
+# tens of minutes for the hand-made set, hours for mutmut.
+MUTATION_STAMP := $(VENV)/.installed-mutation
+
+$(MUTATION_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,mutation]'
+	touch $@
+
+mutation: $(MUTATION_STAMP) $(ROM)
+	nice -n 10 $(PY) -m bench.mutation
 
 # Self-play between adjacent levels (slow: tens of minutes).
 match: $(STAMP)

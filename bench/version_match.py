@@ -48,8 +48,14 @@ def extract(rev: str, into: Path) -> None:
                          check=True, capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
         tf.extractall(into, filter="data")
+    rename_package(into)
+
+
+def rename_package(into: Path) -> None:
+    """into/reference_py becomes into/OLD, its imports of itself renamed, so
+    that it loads beside today's package in one process."""
     (into / "reference_py").rename(into / OLD)
-    for f in (into / OLD).glob("*.py"):
+    for f in (into / OLD).rglob("*.py"):
         f.write_text(re.sub(r"\breference_py\b", OLD, f.read_text()))
 
 

@@ -15,7 +15,9 @@ import pytest
 from PIL import Image
 
 cynes = pytest.importorskip("cynes")
-from cynes import NES, NES_INPUT_RIGHT, NES_INPUT_START, NES_INPUT_UP  # noqa: E402
+from cynes import (  # noqa: E402
+    NES, NES_INPUT_DOWN, NES_INPUT_LEFT, NES_INPUT_RIGHT, NES_INPUT_START, NES_INPUT_UP,
+)
 
 from tools.nes.cartridge import Cartridge  # noqa: E402
 from tools.nes.linkmap import LinkMap, built  # noqa: E402
@@ -197,9 +199,37 @@ def _save(path: Path, frame: np.ndarray) -> None:
 
 
 def test_screenshots_saved(title, booted):
-    _save(SCREENSHOT, title[1])
-    _save(GAME_SCREENSHOT, booted[1])
-    assert SCREENSHOT.exists() and GAME_SCREENSHOT.exists()
+    """docs/screenshots/boot.png and game.png are exactly the frames checked
+    above (written only when the picture changed): read back pixel for pixel."""
+    for path, frame in ((SCREENSHOT, title[1]), (GAME_SCREENSHOT, booted[1])):
+        _save(path, frame)
+        with Image.open(path) as img:
+            assert np.array_equal(np.asarray(img.convert("RGB")), frame), f"{path} is not the frame"
+
+
+@pytest.mark.parametrize("button, axis, edge", [
+    (NES_INPUT_LEFT, "cursor_file", 0), (NES_INPUT_RIGHT, "cursor_file", 8),
+    (NES_INPUT_DOWN, "cursor_rank", 0), (NES_INPUT_UP, "cursor_rank", 9),
+], ids=["left", "right", "bottom", "top"])
+def test_cursor_stops_at_each_edge(rom_path, button, axis, edge):
+    """Pressed towards an edge more often than the board is wide, the cursor
+    stops on the edge's line and its corner sprites frame that square."""
+    lab = labels(rom_path)
+    nes = NES(str(rom_path))
+    nes.step(60)
+    press(nes, NES_INPUT_START, frames=3)
+    nes.step(60)
+    other = "cursor_rank" if axis == "cursor_file" else "cursor_file"
+    kept = nes[lab[other]]
+    for _ in range(12):
+        press(nes, button)
+    assert nes[lab[axis]] == edge and nes[lab[other]] == kept
+    f, r = nes[lab["cursor_file"]], nes[lab["cursor_rank"]]
+    x, y = cell_origin(f, r)
+    assert min(cursor_sprites(nes)) == (x - 3, y - 3 - 1)
+    press(nes, button)                               # once more: nothing moves
+    assert (nes[lab["cursor_file"]], nes[lab["cursor_rank"]]) == (f, r)
+    assert len(cursor_sprites(nes)) == 4 and not nes.has_crashed
 
 
 def test_build_is_reproducible(tmp_path):

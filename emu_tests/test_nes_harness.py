@@ -10,7 +10,7 @@ from PIL import Image
 pytest.importorskip("cynes")
 
 from tools.nes.console import (  # noqa: E402
-    A, BoardStateError, Console, EmulatorCrashed, WaitTimeout,
+    A, START, BoardStateError, Console, EmulatorCrashed, WaitTimeout,
 )
 from emu_tests.screenshot_diff import compare_screenshot  # noqa: E402
 from reference_py.board import BOARD_SIZE, CANNON, RED, square  # noqa: E402
@@ -61,12 +61,12 @@ def test_position_round_trips_through_ram(con):
         assert pos.board == want.board and pos.side == want.side and pos.clock == want.clock
 
 
-def test_boot_board_is_the_start_position(con):
-    con.wait_frames(120)
-    if not con.board_loaded():
-        pytest.skip("this ROM does not load the engine's board at boot yet")
-    assert con.fen().split()[:2] == START_FEN.split()[:2]
-    con.position()                                     # and it validates
+def test_board_is_the_start_position_once_a_game_begins(on_board):
+    """The engine's board after Start on the title screen, read through the
+    harness (board_loaded, fen, position), is the opening position."""
+    assert on_board.board_loaded()
+    assert on_board.fen().split()[:2] == START_FEN.split()[:2]
+    assert format_fen(on_board.position()) == format_fen(parse_fen(START_FEN))
 
 
 @pytest.mark.parametrize("corrupt, message", [
@@ -134,10 +134,24 @@ def test_save_and_load_restore_state(on_board):
     assert con.cursor() == (4, 3)
 
 
-def test_screen_is_the_last_frame(con):
+def test_screen_is_the_last_frame(con, rom_path):
+    """screen() is the frame the emulator drew last: the same pixels as a
+    second emulator run for as many frames with the same input, and not
+    the frame before it (the title's picture changes after Start)."""
+    from cynes import NES
     img = con.screen()
     assert img.size == (256, 240) and img.mode == "RGB"
-    assert np.array_equal(np.asarray(img), np.asarray(con.framebuffer))
+    twin = NES(str(rom_path))
+    frame = twin.step(con.frames)
+    assert np.array_equal(np.asarray(img), np.asarray(frame))
+    con.hold(START, 3)
+    con.wait_frames(40)
+    twin.controller = START
+    twin.step(3)
+    twin.controller = 0
+    later = twin.step(40)
+    assert np.array_equal(np.asarray(con.screen()), np.asarray(later))
+    assert not np.array_equal(np.asarray(con.screen()), np.asarray(img))
 
 
 def test_compare_screenshot(con, tmp_path, monkeypatch):

@@ -52,7 +52,7 @@ def rs() -> RomSearch:
 
 def _check(rs: RomSearch, index: int, level: str) -> None:
     fen, moves, cat = SUITE[index]
-    pos = game_position(fen, moves)
+    pos = game_position(fen, moves, past_the_end=True)
     want = reference_search(pos, level)
     got = rs.search(pos, level)
     assert {k: got[k] for k in want} == want, f"{cat}: {fen} moves {moves}"
@@ -92,7 +92,7 @@ def test_full_matrix_equals_reference(rs, level, index):
 @pytest.mark.parametrize("seed", [1, 12345])
 def test_seeds_change_noise_identically(rs, seed):
     fen, moves, _ = SUITE[0]
-    pos = game_position(fen, moves)
+    pos = game_position(fen, moves, past_the_end=True)
     for level in LEVELS[:3]:
         want = reference_search(pos, level, seed)
         got = rs.search(pos, level, seed)
@@ -139,7 +139,7 @@ def _cycling_games(count: int, seed: int) -> list[tuple[str, list[str]]]:
 @pytest.mark.parametrize("game", range(24))
 def test_repetition_histories_equal_reference(rs, game):
     fen, moves = _cycling_games(24, 9)[game]
-    pos = game_position(fen, moves)
+    pos = game_position(fen, moves, past_the_end=True)
     for level, seed in ((LEVELS[0], game), (LEVELS[1], 0)):
         want = reference_search(pos, level, seed)
         got = rs.search(pos, level, seed)
@@ -190,7 +190,7 @@ def test_exchange_pruning_off_builds_a_rom_equal_to_the_reference_off(tmp_path, 
     changed = 0
     for index in [i for i, (_, _, c) in enumerate(SUITE) if c == "middlegame"][:4]:
         fen, moves, _ = SUITE[index]
-        pos = game_position(fen, moves)
+        pos = game_position(fen, moves, past_the_end=True)
         want = Searcher(pos.copy(), level_by_name(level), pruning=off).run().as_json()
         got = rom_off.search(pos, level)
         assert {k: got[k] for k in want} == want, f"{fen} moves {moves}"

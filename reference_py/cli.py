@@ -101,12 +101,14 @@ def parse_suite(path: Path) -> list[tuple[int, str, list[int]]]:
     return out
 
 
-def game_position(fen: str, moves: list[str] | None = None) -> Position:
+def game_position(fen: str, moves: list[str] | None = None, past_the_end: bool = False) -> Position:
     """The position after `moves` (ICCS or WXF) from `fen`, with its history
-    (the keys and check flags the repetition rules need)."""
+    (the keys and check flags the repetition rules need).  A move after the
+    game has ended is refused, unless `past_the_end` (the engines' tests
+    search such positions: a root that repeats a third time, say)."""
     game = Game(fen)
     for i, text in enumerate(moves or [], 1):
-        over = game.outcome()
+        over = None if past_the_end else game.outcome()
         if over is not None:
             raise UsageError(f"move {i} of --moves ('{text}'): the game is over "
                              f"{'at the start' if i == 1 else f'after move {i - 1}'}: {over.describe()}")

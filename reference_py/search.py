@@ -274,12 +274,14 @@ class Searcher:
         pos.board[frm] = code
         return hit
 
-    def _draw_score(self) -> int | None:
-        """60-move rule and repetition inside the search (ply >= 1)."""
+    def _draw_score(self, ply: int) -> int | None:
+        """The game's end rules at a node below the root (ply >= 1), in the
+        game's order (docs/ENGINE.md, "Game rules"): a repetition (one is
+        enough here), then the 60-move rule, which is a draw only when the
+        side to move has a legal move: a mate on the 120th ply wins, as in
+        the game.  None when neither applies."""
         pos = self.pos
         clock = pos.clock
-        if clock >= DRAW_PLIES:
-            return 0
         keys, checks = pos.keys, pos.checks
         n = len(keys) - 1
         k = 4
@@ -293,7 +295,27 @@ class Searcher:
                     return -self.cfg.perpetual_check
                 return 0
             k += 2
+        if clock >= DRAW_PLIES:
+            return self._move_limit_score(ply)
         return None
+
+    def _move_limit_score(self, ply: int) -> int:
+        """A node at the 60-move limit: 0 (a draw) when the side to move has
+        a legal move, else -MATE + ply (mated or stalemated: the side without
+        a move loses, the game's first rule).  The moves are listed on the
+        move stack like a node's; when they do not fit, the draw stands.  No
+        node is counted and no table changes."""
+        pos = self.pos
+        moves = pos.generate()
+        if self.stack + len(moves) > self.cfg.move_stack_entries:
+            return 0
+        for m in moves:
+            pos.make(m)
+            legal = not pos.in_check(pos.side ^ 1)
+            pos.unmake()
+            if legal:
+                return 0
+        return -MATE + ply
 
     def _has_major(self, side: int) -> bool:
         c = self.pos.count
@@ -313,7 +335,7 @@ class Searcher:
         pos = self.pos
         self.pv[ply] = []
         if ply > 0:
-            draw = self._draw_score()
+            draw = self._draw_score(ply)
             if draw is not None:
                 return draw
         if depth <= 0:

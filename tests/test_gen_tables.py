@@ -10,8 +10,8 @@ import pytest
 
 from reference_py import board as B
 from reference_py.config import ConfigError, load_eval, load_levels, load_search
-from reference_py.evaluate import value_table
-from reference_py.zobrist import ZOBRIST, ZOBRIST_SIDE
+from reference_py.zobrist import ZOBRIST_SIDE
+from tests import eval_oracle
 from tools.rom import build as build_rom, gen_tables
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,20 +53,67 @@ def test_square_tables_come_from_board_py(generated):
         assert (t["sq_file"][s], t["sq_rank"][s]) == (B.file_of(s), B.rank_of(s))
 
 
-def test_zobrist_and_value_rows(generated):
+def _splitmix64_outputs(seed: int):
+    """SplitMix64 (Steele, Lea and Flood 2014), written here again: the
+    reference's generator is what is under test."""
+    mask = (1 << 64) - 1
+    x = seed
+    while True:
+        x = (x + 0x9E3779B97F4A7C15) & mask
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        yield z ^ (z >> 31)
+
+
+def _square(file: int, rank: int) -> int:
+    return (rank + 2) * 11 + file + 1            # docs/ENGINE.md "Board"
+
+
+def test_splitmix64_published_vector():
+    assert next(_splitmix64_outputs(0)) == 0xE220A8397B1DCDAF
+
+
+def test_zobrist_rows_follow_the_specification(generated):
+    """docs/ENGINE.md: the top 16 bits of SplitMix64 outputs from seed
+    "XIANGQI" and a zero byte, in the order side, kind 1-7, squares ascending, then the
+    side key; checked against the generated ROM tables, not against the
+    reference's own function."""
     const, t = generated
-    assert f"ZOBRIST_SIDE_LO  = ${ZOBRIST_SIDE & 0xFF:02X}" in const
-    cfg = load_eval()
-    for pk in [k for k in range(16) if k % 8]:
-        for s in B.PLAYABLE:
-            i = s - gen_tables.FIRST_SQ
-            assert t[f"zob_lo_{pk}"][i] | (t[f"zob_hi_{pk}"][i] << 8) == ZOBRIST[pk][s]
-        for si, name in enumerate(cfg.sets):
-            vals = value_table(cfg, cfg.sets[name])
-            for s in B.PLAYABLE:
-                i = s - gen_tables.FIRST_SQ
-                v = t[f"val_lo_{si}_{pk}"][i] | (t[f"val_hi_{si}_{pk}"][i] << 8)
-                assert v == vals[pk][s] & 0xFFFF
+    out = _splitmix64_outputs(0x5849414E47514900)
+    for side in (0, 1):
+        for kind in range(1, 8):
+            pk = side * 8 + kind
+            for rank in range(10):
+                for file in range(9):
+                    i = _square(file, rank) - gen_tables.FIRST_SQ
+                    want = next(out) >> 48
+                    assert t[f"zob_lo_{pk}"][i] | (t[f"zob_hi_{pk}"][i] << 8) == want, (pk, file, rank)
+    side_key = next(out) >> 48
+    assert f"ZOBRIST_SIDE_LO  = ${side_key & 0xFF:02X}" in const
+    assert ZOBRIST_SIDE == side_key
+
+
+def test_value_rows_follow_the_yaml(generated):
+    """value[side*8+kind][sq] = +-(material + the PST entry if the set has
+    PSTs), read from config/eval.yaml here (its first row is rank 9, Black
+    uses the table turned 180 degrees), not through evaluate.value_table."""
+    _, t = generated
+    raw = eval_oracle.load()
+    names = {1: "king", 2: "advisor", 3: "elephant", 4: "horse", 5: "rook", 6: "cannon", 7: "pawn"}
+    for si, set_name in enumerate(raw["sets"]):
+        pst_on = raw["sets"][set_name]["pst"]
+        for side, sign in ((0, 1), (1, -1)):
+            for kind, name in names.items():
+                pk = side * 8 + kind
+                table = raw["pst"][name]
+                for rank in range(10):
+                    for file in range(9):
+                        pst = table[9 - rank][file] if side == 0 else table[rank][8 - file]
+                        want = sign * (raw["material"][name] + (pst if pst_on else 0))
+                        i = _square(file, rank) - gen_tables.FIRST_SQ
+                        got = t[f"val_lo_{si}_{pk}"][i] | (t[f"val_hi_{si}_{pk}"][i] << 8)
+                        assert got == want & 0xFFFF, (set_name, pk, file, rank)
 
 
 def test_levels_and_names(generated):

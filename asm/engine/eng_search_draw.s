@@ -1,6 +1,7 @@
-; eng_search_draw.s: the draw rules of a search node (draw_score: the
-; move-count draw, repetitions and perpetual check, reference _draw_score)
-; and the repetition ring's in-check bits (rep_check_bit; also read by
+; eng_search_draw.s: the game's end rules at a search node (draw_score:
+; repetitions and perpetual check, then the move-count draw unless the
+; side to move has no legal move; reference _draw_score) and the
+; repetition ring's in-check bits (rep_check_bit; also read by
 ; game_rules.s).  ab_node pushes the search path onto the ring (its
 ; push_history step, with rep_byte / rep_mask).
 
@@ -43,12 +44,18 @@ rep_mask:
 .endproc
 
 ;;
-; The draw rules at a node with ply > 0 (reference _draw_score).
-; Output: C = 1 and rv = the score when the node is a draw (or a
-; perpetual check), else C = 0.  Uses local+0..7.  Clobbers A, X, Y.
+; The game's end rules at a node with ply > 0 (reference _draw_score), in
+; the game's order: a repetition (perpetual check or a draw), then the
+; move-count draw, which at_limit applies only when the side to move has a
+; legal move (none: mated or stalemated, -MATE + ply).
+; Input: eng_ply, ply_first[eng_ply] (= ms_top), the ring, eng_chk.
+; Output: C = 1 and rv = the score when a rule decides the node, else C = 0.
+; Uses local+0..7 (at the move limit local+0..13).  Clobbers A, X, Y.
 ; The repetition scan compares keys[n - k] with keys[n] for k = 4, 6, ..
 ; up to min(clock, n), walking Y = n - k down by 2 (about 21 cycles a step).
-; Cycles: 34 per call on average (bench.rom_profile, Hard).
+; Cycles: 34 per call on average (bench.rom_profile, Hard); at the move
+;   limit the scan (rep, as a subroutine) and at_limit's eng_gen and one
+;   make / legality test / unmake per move up to the first legal one.
 .proc draw_score
 k    = local+0         ; plies back to the repeated position
 n    = local+1         ; ring index of the current position (s_rep_top)
@@ -60,11 +67,8 @@ khi  = local+6
 ylast = local+7        ; the last Y to compare (n - min(clock, n)) + 2
   lda eng_clock
   cmp #DRAW_PLIES
-  bcc rep
-  RV_ZERO
-  sec
-  rts
-rep:                   ; A = clock
+  bcs limit            ; (the common case falls through)
+rep:                   ; A = clock (also a subroutine: move_limit calls it)
   ldx s_rep_top
   stx n
   cpx eng_clock
@@ -99,6 +103,8 @@ next:
 none:
   clc
   rts
+limit:
+  jmp move_limit       ; in ENGINE_RARE, after the bank's hot code and tables
 maybe:
   lda rep_key_hi,y
   cmp khi
@@ -157,5 +163,57 @@ walk:
   sta rv+1
 draw:
   sec
+  rts
+.endproc
+
+.segment "ENGINE_RARE"
+
+;;
+; draw_score's tail at the move limit (clock >= DRAW_PLIES; A = clock):
+; a repetition decides first (draw_score's scan, called as a subroutine),
+; else the node is a draw (rv = 0) when the side to move has a legal move
+; and lost (rv = -MATE + ply) when it has none.  The moves are listed at
+; ply_first[eng_ply] as the node would list them; when they do not fit,
+; the draw stands.  Output: C = 1, rv.  Uses local+0..13.  Clobbers A, X, Y.
+; It lies in ENGINE_RARE, after the bank's hot code and tables, so that
+; adding it moved none of them (their page crossings set the search's
+; cycles per node).
+.proc move_limit
+mi   = local+12        ; the move being tried (eng_make and eng_is_legal
+                       ; use local+0..11)
+  jsr draw_score::rep  ; a repetition first (C = 1: it decides, rv set)
+  bcs done
+  ldx eng_ply          ; the moves, as the node would list them
+  lda ply_first,x
+  sta ms_top
+  sta mi
+  jsr eng_gen
+  bcs limit_draw       ; they do not fit: the draw stands
+try:
+  ldx mi
+  cpx ms_top
+  bcs mated            ; no legal move
+  jsr eng_make
+  jsr eng_is_legal     ; C = 0 legal
+  php
+  jsr eng_unmake
+  plp
+  bcc limit_draw
+  inc mi
+  bne try              ; always (ms_top <= MOVE_STACK_ENTRIES)
+mated:                 ; -MATE + ply
+  lda eng_ply
+  clc
+  adc #<(-MATE_SCORE)
+  sta rv
+  lda #>(-MATE_SCORE)
+  adc #0
+  sta rv+1
+  sec
+  rts
+limit_draw:
+  RV_ZERO
+  sec
+done:
   rts
 .endproc

@@ -1,0 +1,102 @@
+"""A second, independent implementation of the static evaluation.
+
+It reads config/eval.yaml with PyYAML itself and a position from its FEN
+text, and follows docs/ENGINE.md "Evaluation" line by line: no code, table
+or square numbering of reference_py is used, so a mistake in the shared path
+(reference_py/config.py's loader, evaluate.value_table / build_tables, the
+generated ROM tables that come from them) shows as a disagreement.
+
+Coordinates here are (file 0-8 = a-i, rank 0-9 from Red's side).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+EVAL_YAML = Path(__file__).resolve().parents[1] / "config" / "eval.yaml"
+KINDS = {"k": "king", "a": "advisor", "b": "elephant", "e": "elephant", "n": "horse", "h": "horse",
+         "r": "rook", "c": "cannon", "p": "pawn"}
+
+
+@lru_cache(maxsize=4)
+def load(path: Path = EVAL_YAML) -> dict:
+    """The YAML's data (cached: callers that change it work on a deep copy)."""
+    with open(path, encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def parse(fen: str) -> tuple[dict[tuple[int, int], tuple[str, str]], str]:
+    """{(file, rank): ('red'|'black', kind name)} and the side to move ('red'|'black')."""
+    board_text, side = fen.split()[:2]
+    pieces = {}
+    for row, text in enumerate(board_text.split("/")):
+        rank, file = 9 - row, 0
+        for ch in text:
+            if ch.isdigit():
+                file += int(ch)
+                continue
+            pieces[(file, rank)] = ("red" if ch.isupper() else "black", KINDS[ch.lower()])
+            file += 1
+    return pieces, "black" if side == "b" else "red"
+
+
+def _own_half(colour: str, rank: int) -> bool:
+    return rank <= 4 if colour == "red" else rank >= 5
+
+
+def evaluate(fen: str, set_name: str, cfg: dict | None = None) -> int:
+    """The static evaluation for the side to move (no noise)."""
+    cfg = cfg or load()
+    ws = cfg["sets"][set_name]
+    pieces, to_move = parse(fen)
+
+    def piece_value(colour: str, kind: str, f: int, r: int) -> int:
+        v = cfg["material"][kind]
+        if ws["pst"]:
+            # the tables are written from Red's side, rank 9 first; Black's
+            # view is the board turned 180 degrees
+            table = cfg["pst"][kind]
+            v += table[9 - r][f] if colour == "red" else table[r][8 - f]
+        return v
+
+    def count(colour: str, kind: str) -> int:
+        return sum(1 for c, k in pieces.values() if (c, k) == (colour, kind))
+
+    total = 0
+    for (f, r), (colour, kind) in pieces.items():
+        total += piece_value(colour, kind, f, r) * (1 if colour == "red" else -1)
+
+    n = len(pieces)
+    for colour, sign in (("red", 1), ("black", -1)):
+        enemy = "black" if colour == "red" else "red"
+        t = 0
+        t += count(colour, "horse") * (((32 - n) * ws["horse_per_capture4"]) >> 2)
+        t += count(colour, "cannon") * (((32 - n) * ws["cannon_per_capture4"]) >> 2)
+        attackers = count(enemy, "rook") + count(enemy, "horse") + count(enemy, "cannon")
+        t += count(colour, "pawn") * (6 - attackers) * ws["pawn_per_missing_attacker"]
+        t += (2 - count(colour, "elephant")) * count(enemy, "cannon") * ws["missing_elephant_per_cannon"]
+        t += (2 - count(colour, "advisor")) * count(enemy, "rook") * ws["missing_advisor_per_rook"]
+        enemy_king = next(((f, r) for (f, r), p in pieces.items() if p == (enemy, "king")), None)
+        for (f, r), (c, kind) in pieces.items():
+            if c != colour:
+                continue
+            if kind == "horse":
+                legs = [(f, r + 1), (f, r - 1), (f - 1, r), (f + 1, r)]
+                t += sum(1 for sq in legs if sq in pieces) * ws["horse_leg_blocked"]
+            elif kind == "elephant":
+                for df, dr in ((1, 1), (-1, 1), (1, -1), (-1, -1)):
+                    tf, tr = f + 2 * df, r + 2 * dr
+                    if (f + df, r + dr) in pieces and 0 <= tf <= 8 and 0 <= tr <= 9 and _own_half(colour, tr):
+                        t += ws["elephant_eye_blocked"]
+            elif kind in ("rook", "cannon") and enemy_king and enemy_king[0] == f:
+                if kind == "rook":
+                    t += ws["rook_on_king_file"]
+                else:
+                    lo, hi = sorted((r, enemy_king[1]))
+                    between = sum(1 for rr in range(lo + 1, hi) if (f, rr) in pieces)
+                    t += ws["cannon_on_king_file"][min(between, 3)]
+        total += sign * t
+    e = total if to_move == "red" else -total
+    return e + ws["tempo"]

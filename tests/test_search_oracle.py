@@ -1,0 +1,241 @@
+"""The reference search against independent oracles (tests/search_oracle.py).
+
+Until these, the search rules (alpha-beta, quiescence, mate scores, the
+draw rules) were checked mainly by ROM == reference, which cannot see a
+mistake made the same way in both.  Here:
+  * with every pruning option off (null move, LMR, delta, futility, reverse
+    futility, exchange pruning) and no node cap or noise, the value of the
+    last completed iteration must equal plain minimax of the same
+    evaluation at that depth: move ordering, PVS windows, killers, history
+    and the lazy keys may change the node count, never the value;
+  * mates in 1 to 3 found by brute force must be found at every level whose
+    horizon holds them, with the exact mate score;
+  * perpetual-check scoring on hand-built check cycles.
+"""
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+
+import pytest
+
+from reference_py.board import move_iccs
+from reference_py.evaluate import tables_for
+from reference_py.fen import parse_fen
+from reference_py.rules import Game
+from reference_py.search import MATE, MATE_BOUND, Searcher, levels, search, search_config
+from tests.search_oracle import Spec, mates_in, minimax
+
+LEVELS = levels()
+IDS = [lv.name for lv in LEVELS]
+
+SMALL = [
+    "3ak4/9/4b4/9/2p6/9/4P4/9/4A4/3K1R3 w - - 0 1",
+    "4k4/4a4/3a5/9/9/6n2/9/2C6/9/4K4 b - - 0 1",
+    "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1",
+    "4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1",
+    "3k5/4P4/9/9/9/9/9/9/9/5K3 w - - 0 1",
+    "4k4/4a4/9/9/9/9/9/9/9/3K1C3 w - - 0 1",
+    "3ak4/9/9/9/9/9/9/9/4p4/3K5 b - - 0 1",
+    "4k4/9/9/9/4n4/9/9/9/4A4/3K5 b - - 0 1",
+    "5k3/9/9/9/9/9/9/4N4/9/3K5 w - - 0 1",
+    "3k5/9/9/9/9/4c4/9/9/4A4/5K3 w - - 0 1",
+    "4k4/9/9/9/9/9/2P6/9/9/3K5 b - - 0 1",
+]
+
+
+def _plain(level):
+    """The level without node cap or noise, and the pruning switches off."""
+    off = dataclasses.replace(search_config().pruning, futility_margin1=0, futility_margin2=0,
+                              rfp_depth=0, qs_exchange=0)
+    lv = dataclasses.replace(level, nodes=65535, noise=0)
+    return lv, off
+
+
+@pytest.mark.parametrize("fen", SMALL)
+@pytest.mark.parametrize("level", LEVELS, ids=IDS)
+def test_alpha_beta_value_equals_plain_minimax(level, fen):
+    lv, off = _plain(level)
+    s = Searcher(parse_fen(fen), lv, null=False, lmr=False, delta=False, pruning=off)
+    r = s.run()
+    assert r.depth >= 1 and s.overflows == 0 and not s.aborted
+    spec = Spec(tables_for(lv.eval), lv.qdepth, search_config().perpetual_check)
+    pos = parse_fen(fen)
+    pos.set_values(spec.tables.values)          # the level's weight set, as the search does
+    want = minimax(pos, r.depth, spec)
+    assert r.score == want, (fen, lv.name, r.depth, r.as_json())
+
+
+def test_the_switches_really_switch_the_pruning_off():
+    """The comparison above means something only if the switches reach the
+    search: with them the same level searches more nodes."""
+    fen = "2bakab2/9/4c4/p3p3p/2n6/6N2/P3P3P/4C4/4A4/2B1KAB2 w - - 0 1"
+    lv = next(lv for lv in LEVELS if lv.name == "Hard")
+    plain, off = _plain(lv)
+    full = Searcher(parse_fen(fen), plain).run()
+    bare = Searcher(parse_fen(fen), plain, null=False, lmr=False, delta=False, pruning=off).run()
+    assert full.nodes < bare.nodes
+
+
+# ---- mates in 1 to 3 ------------------------------------------------------------
+#
+# (FEN, n, the levels that must find the mate in n with the shipped search,
+# and why their horizon holds it).  The brute-force solver checks each
+# position: a mate in n and none shorter.
+MATES = [
+    ("3k5/9/3P5/9/9/9/9/9/3R5/4K4 w - - 0 1", 1, "all", "a mate in one: the root's children"),
+    ("1r3k3/9/9/9/9/9/9/9/r8/3K5 b - - 0 1", 1, "all", "a mate in one"),
+    ("3aka3/4n4/9/7N1/9/9/9/9/9/3K5 w - - 0 1", 1, "all", "a smothered mate in one"),
+    ("1N7/9/3k5/3C5/5c3/9/9/4K4/9/2n5R w - - 0 1", 2, "qdepth>=3",
+     "check, evasion, then a capture that mates: quiescence's evasions and captures (qply 0-2)"),
+    ("3k5/9/1P7/9/9/9/2n5R/9/1C2K4/5p3 w - - 0 1", 2, "qdepth>=3", "the same pattern"),
+    ("9/5k3/4ba3/9/9/9/9/9/2R2K3/3R5 w - - 0 1", 2, "depth>=3", "three plies in the main search"),
+    ("4k4/9/9/9/9/9/9/9/9/RR1K5 w - - 0 1", 2, "depth>=3", "three plies in the main search"),
+    ("5a3/3k5/9/9/9/4r4/9/3A1K3/9/C1B3B2 b - - 2 1", 3, "depth>=3",
+     "three plies, then the evasion and the mating capture in quiescence"),
+]
+# Mates in two that the shipped pruning hides at depth 3 (the plain search of
+# the same level finds them: test_plain_search_finds_every_mate_in_its_main_search).
+PRUNED_AT_DEPTH_3 = [
+    ("3a1N3/9/5k3/9/9/9/9/9/R3K4/9 w - - 0 1", "Hard: reverse futility at the attacker's ply-2 node"),
+]
+
+
+@lru_cache(maxsize=None)
+def _solved(fen: str, n: int) -> frozenset[str]:
+    """The mating first moves of a mate in n (and none shorter), by brute force."""
+    pos = parse_fen(fen)
+    assert n == 1 or not mates_in(pos, n - 1), f"{fen} has a mate shorter than {n}"
+    return frozenset(move_iccs(m) for m in mates_in(pos, n))
+
+
+def _must_find(rule: str, level) -> bool:
+    return {"all": True, "qdepth>=3": level.qdepth >= 3, "depth>=3": level.depth >= 3}[rule]
+
+
+@pytest.mark.parametrize("case", range(len(MATES)), ids=[f"mate{m[1]}-{i}" for i, m in enumerate(MATES)])
+@pytest.mark.parametrize("level", LEVELS, ids=IDS)
+def test_mates_in_one_to_three_at_every_level(level, case):
+    """Every level finds the mates its horizon holds, with the exact score, and
+    never claims a mate shorter than the shortest there is."""
+    fen, n, rule, _ = MATES[case]
+    mating = _solved(fen, n)
+    assert mating, f"{fen} has no mate in {n}"
+    r = search(parse_fen(fen), level).as_json()
+    assert r["score"] <= MATE - (2 * n - 1), r
+    if _must_find(rule, level):
+        assert (r["score"], r["move"] in mating) == (MATE - (2 * n - 1), True), r
+
+
+def test_every_level_must_find_some_mate_and_some_level_each_length():
+    for lv in LEVELS:
+        assert any(_must_find(rule, lv) for _, _, rule, _ in MATES), lv.name
+    for n in (1, 2, 3):
+        assert any(m[1] == n and _must_find(m[2], lv) for m in MATES for lv in LEVELS), n
+
+
+@pytest.mark.parametrize("fen, n", [(m[0], m[1]) for m in MATES if m[2] == "depth>=3"]
+                         + [(f, 2) for f, _ in PRUNED_AT_DEPTH_3])
+@pytest.mark.parametrize("level", [lv for lv in LEVELS if lv.depth >= 3], ids=[lv.name for lv in LEVELS if lv.depth >= 3])
+def test_plain_search_finds_every_mate_in_its_main_search(level, fen, n):
+    """Without pruning, every level of depth 3 or more finds these mates
+    (three plies in the main search, the mate in three's last two in
+    quiescence), the one the shipped pruning hides at Hard included."""
+    lv, off = _plain(level)
+    mating = _solved(fen, n)
+    r = Searcher(parse_fen(fen), lv, null=False, lmr=False, delta=False, pruning=off).run().as_json()
+    assert (r["score"], r["move"] in mating) == (MATE - (2 * n - 1), True), r
+
+
+@pytest.mark.parametrize("fen, why", PRUNED_AT_DEPTH_3)
+def test_the_mates_pruning_hides_are_sound_misses(fen, why):
+    """Where the shipped pruning hides a mate in two at depth 3 the score is
+    still not a mate claim, and the deeper Master finds it."""
+    mating = _solved(fen, 2)
+    for lv in LEVELS:
+        r = search(parse_fen(fen), lv).as_json()
+        assert r["score"] <= MATE - 3
+        if lv.depth >= 4:
+            assert r["score"] == MATE - 3 and r["move"] in mating, (lv.name, r)
+
+
+# ---- perpetual check on hand-built cycles ---------------------------------------
+
+# Red's rook checks on the e- and f-files in turn, Black's king steps e9-f9-e9.
+CYCLE_FEN = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1"
+CYCLE = ["a1e1", "e9f9", "e1f1", "f9e9", "f1e1"]
+# Both sides check in turn: Red's rook and Black's rook.
+BOTH_FEN = "4k4/9/9/9/9/9/9/r8/R8/3K5 w - - 0 1"
+
+
+def _node(fen: str, moves: list[str]) -> Searcher:
+    g = Game(fen)
+    for m in moves:
+        g.play_text(m)
+    return Searcher(g.pos, next(lv for lv in LEVELS if lv.name == "Master"))
+
+
+def test_the_checking_side_is_scored_as_losing():
+    s = _node(CYCLE_FEN, CYCLE)             # Black to move; Red gave every check of the cycle
+    pc = s.cfg.perpetual_check
+    assert pc > 0
+    assert s._draw_score(1) == pc           # good for Black, the side to move
+    s = _node(CYCLE_FEN, CYCLE + ["e9f9"])  # Red to move: a repeat too, Red still the checker
+    assert s._draw_score(1) == -pc          # bad for Red, the side to move
+    s = _node(CYCLE_FEN, CYCLE[:3])         # Black to move after a1e1 e9f9 e1f1: no repeat yet
+    assert s._draw_score(1) is None
+    s = _node(CYCLE_FEN, CYCLE + ["e9f9", "e1f1"])   # repeats again, still Red checking
+    assert s._draw_score(1) == pc
+
+
+def test_a_cycle_longer_than_the_clock_is_not_a_repetition():
+    s = _node(CYCLE_FEN, CYCLE)
+    s.pos.clock = 3                          # the repeat is 4 plies back: outside the clock
+    assert s._draw_score(1) is None
+    s.pos.clock = 4
+    assert s._draw_score(1) == s.cfg.perpetual_check
+
+
+def test_a_quiet_cycle_is_a_draw():
+    s = _node("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", ["a1a2", "e9f9", "a2a1", "f9e9", "a1a2"])
+    assert s._draw_score(1) == 0
+
+
+@pytest.mark.parametrize("checks, sign", [
+    ([False, False, True, False, True], 1),      # the side that just moved checked throughout
+    ([False, True, False, True, False], -1),     # the side to move did
+    ([False, True, True, True, True], 0),        # both did: a draw
+    ([False, False, False, False, False], 0),    # neither: a draw
+    ([False, False, True, True, True], 1),       # one check of the side to move is not all
+    ([False, False, False, False, True], 0),     # one check of the mover is not all
+])
+def test_hand_built_cycles_score_by_who_checked(checks, sign):
+    """keys[n - 4] == keys[n]: a 4-ply cycle.  checks[i]: the side to move at
+    position i was in check (the move into it gave check)."""
+    s = _node(CYCLE_FEN, [])
+    s.pos.keys = [0x1111, 0x2222, 0x3333, 0x4444, 0x1111]
+    s.pos.checks = list(checks)
+    s.pos.clock = 4
+    assert s._draw_score(1) == sign * s.cfg.perpetual_check
+
+
+def test_the_first_repeat_found_decides():
+    """Two earlier occurrences: the nearer one (k = 4, quiet) decides, not
+    the older one (k = 8, where the mover checked throughout)."""
+    s = _node(CYCLE_FEN, [])
+    s.pos.keys = [7, 1, 2, 3, 7, 5, 6, 9, 7]
+    s.pos.checks = [False, False, True, False, True, False, False, False, False]
+    s.pos.clock = 8
+    assert s._draw_score(1) == 0
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=IDS)
+def test_search_avoids_the_perpetual_when_it_loses(level):
+    """Red has checked a1e1 e9f9 e1f1 f9e9; f1e1 repeats the first check (a
+    perpetual, -10000 for Red) and Red has plenty of other moves: it must
+    not choose a losing perpetual while a plain move is far better."""
+    g = Game(CYCLE_FEN)
+    for m in CYCLE[:-1]:
+        g.play_text(m)
+    r = search(g.pos.copy(), level).as_json()
+    assert r["move"] != "f1e1" and r["score"] > -MATE_BOUND
