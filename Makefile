@@ -4,6 +4,8 @@
 #   make rom    build rom/xiangqi.nes (the default)
 #   make bench  measurements: speed, node counts (then bench/results/SUMMARY.md)
 #   make web    the page that plays the ROM in a browser (site/); make serve serves it
+#   make ladder the levels' Elo against Fairy-Stockfish anchors beside the NES think time
+#   make sprt   A/B test of two configurations (BASE=... TEST=...); make texel fits eval.yaml
 #   make mutation  how many planted mistakes the tests catch (long; build/mutation.md)
 # The first call creates .venv and installs the Python dependencies.
 
@@ -20,7 +22,7 @@ ifeq ($(strip $(ROM_DEP)),)
 $(error cannot list the ROM's inputs: '$(PYTHON) -m tools.rom.files' failed)
 endif
 
-.PHONY: all rom rom-check art setup test test-full bench rom-bench match mutation play play-terminal web serve clean
+.PHONY: all rom rom-check art setup test test-full bench rom-bench match mutation ladder sprt texel play play-terminal web serve clean
 
 all: rom
 
@@ -87,6 +89,32 @@ mutation: $(MUTATION_STAMP) $(ROM)
 # Self-play between adjacent levels (slow: tens of minutes).
 match: $(STAMP)
 	$(PY) -m bench.match --adjacent --games 40 --out bench/results/match_adjacent.json
+
+# Tuning (tools/tune, README "Tuning"): games need Debian's fairy-stockfish.
+# The ladder: every level against the anchors and its neighbours, Elo with
+# 95% intervals, NES think time from the ROM's cycles, report in LADDER_OUT
+# (resumable: run it again after a stop).  Long: run it niced in the background.
+LADDER_OUT     ?= bench/results/ladder
+LADDER_ANCHORS ?= fs:depth=1,fs:nodes=2000
+LADDER_GAMES   ?= 50
+JOBS           ?= 0
+ladder: $(STAMP) $(ROM)
+	$(PY) -m tools.tune ladder --anchors $(LADDER_ANCHORS) --games $(LADDER_GAMES) --jobs $(JOBS) --out $(LADDER_OUT)
+	$(PY) -m bench.summary
+
+# SPRT of TEST against BASE (YAML directories, checkouts or git revisions) at LEVEL.
+BASE  ?= HEAD
+TEST  ?= config
+LEVEL ?= Master
+ELO0  ?= 0
+ELO1  ?= 5
+sprt: $(STAMP)
+	$(PY) -m tools.tune sprt $(BASE) $(TEST) --level $(LEVEL) --elo0 $(ELO0) --elo1 $(ELO1) --jobs $(JOBS)
+
+# Texel tuning of config/eval.yaml on Fairy-Stockfish self-play (writes build/tune/texel/result/config).
+TEXEL_GAMES ?= 400
+texel: $(STAMP)
+	$(PY) -m tools.tune texel --games $(TEXEL_GAMES) --jobs $(JOBS)
 
 # The window needs pysdl2 (the [play] extra); without it, or without a
 # display, tools.play records the attract mode headless instead.

@@ -16,7 +16,9 @@ each with the command that produces it:
 * bench/results/cynes_think.md: the whole cartridge in cynes (real frames);
 * bench/results/engine_bench.md: the reference's node counts per level and
   the history heuristic's effect;
-* bench/results/strength.md: self-play between adjacent levels.
+* bench/results/strength.md: self-play between adjacent levels;
+* bench/results/ladder/ladder.json: the ladder (`make ladder`): each level's
+  Elo against Fairy-Stockfish anchors on one scale, beside its NES think time.
 
 The results files are markdown: the benchmarks write two of them whole, and
 two are curated records that quote runs with their context, the current
@@ -49,6 +51,7 @@ ROM_SEARCH = RESULTS / "rom_search_bench.md"
 CYNES = RESULTS / "cynes_think.md"
 ENGINE = RESULTS / "engine_bench.md"
 STRENGTH = RESULTS / "strength.md"
+LADDER = RESULTS / "ladder" / "ladder.json"
 
 
 class SummaryError(Exception):
@@ -353,6 +356,52 @@ def strength_section(path: Path = STRENGTH) -> list[str]:
     return lines
 
 
+LADDER_LEVEL_KEYS = ("level", "games", "score", "elo", "elo_ci95", "los", "think_median_s", "think_max_s")
+
+
+def ladder_section(path: Path = LADDER) -> list[str]:
+    """The ladder's table, from its ladder.json (tools/tune/report.py writes it)."""
+    import json
+    if not path.exists():
+        raise SummaryError(f"{_rel(path)}: missing (run make ladder)")
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise SummaryError(f"{_rel(path)}:{exc.lineno}: not JSON: {exc.msg}") from None
+    for key in ("anchors", "levels", "games", "config_sha256", "command"):
+        if key not in data:
+            raise SummaryError(f"{_rel(path)}: no '{key}'")
+
+    def fmt(v, spec: str) -> str:
+        return "n/a" if v is None else format(v, spec)
+
+    report = path.with_name("report.md").relative_to(RESULTS)
+    lines = [
+        "## Strength: the ladder against Fairy-Stockfish",
+        "",
+        f"Command: `{data['command']}` (`make ladder`): every level against the anchors",
+        f"{', '.join(f'`{a}`' for a in data['anchors'])} and its neighbours, game pairs on bench/openings.txt;",
+        f"Elo on one scale with `{data['anchors'][0]}` = 0, ± the 95% interval; LOS against the next",
+        "weaker level; NES think time from the ROM's cycles on a sample of the level's moves in",
+        f"these games.  {data['games']:,} games, config SHA-256 `{data['config_sha256'][:16]}`.  Source:",
+        f"`{_rel(path)}`; the report with its plots: [{report}]({report}).",
+        "",
+    ]
+    if data.get("partial"):
+        lines += [f"Partial: {data['partial']}.", ""]
+    lines += ["| level | Elo | games | score | LOS vs weaker | NES s median | NES s max |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
+    for i, lv in enumerate(data["levels"]):
+        missing = [k for k in LADDER_LEVEL_KEYS if k not in lv]
+        if missing:
+            raise SummaryError(f"{_rel(path)}: level {i + 1} has no {', '.join(missing)}")
+        elo = "n/a" if lv["elo"] is None else f"{lv['elo']:+.0f} ± {lv['elo_ci95']:.0f}"
+        lines.append(f"| {lv['level']} | {elo} | {lv['games']:,} | {'n/a' if lv['score'] is None else format(100 * lv['score'], '.1f') + '%'} | "
+                     f"{'n/a' if lv['los'] is None else format(100 * lv['los'], '.1f') + '%'} | "
+                     f"{fmt(lv['think_median_s'], '.2f')} | {fmt(lv['think_max_s'], '.2f')} |")
+    return lines
+
+
 def render(map_path: Path = MAP) -> str:
     """The whole of SUMMARY.md."""
     parts = [
@@ -369,6 +418,7 @@ def render(map_path: Path = MAP) -> str:
         cynes_section(CYNES),
         engine_section(ENGINE),
         strength_section(STRENGTH),
+        ladder_section(LADDER),
     ]
     return "\n\n".join("\n".join(p) for p in parts) + "\n"
 

@@ -17,7 +17,9 @@ from .board import (
     OFFBOARD, ORTHO, PAWN, PLAYABLE, RED, ROOK, SQUARE_FLAGS, UP, file_of, sq90,
 )
 from .config import EvalConfig, WeightSet, load_eval
-from .position import Position, s16
+from .position import KIND_RANGES, Position, s16
+
+KIND_RANGES_OF = dict(KIND_RANGES)
 
 
 def value_table(cfg: EvalConfig, ws: WeightSet) -> list[list[int]]:
@@ -88,46 +90,61 @@ def count_terms(pos: Position, t: EvalTables) -> int:
     return s
 
 
+# The file of every padded-board square (a lookup instead of a division in the leaf loop).
+FILE_OF: tuple[int, ...] = tuple(file_of(sq) for sq in range(BOARD_SIZE))
+# Per side: the slots of the kinds the leaf terms read (position.KIND_RANGES: fixed slots per kind).
+_ELEPHANTS = tuple(tuple(base + i for i in KIND_RANGES_OF[ELEPHANT]) for base in (0, 16))
+_HORSES = tuple(tuple(base + i for i in KIND_RANGES_OF[HORSE]) for base in (0, 16))
+_ROOKS = tuple(tuple(base + i for i in KIND_RANGES_OF[ROOK]) for base in (0, 16))
+_CANNONS = tuple(tuple(base + i for i in KIND_RANGES_OF[CANNON]) for base in (0, 16))
+
+
 def knowledge_terms(pos: Position, t: EvalTables) -> int:
-    """The leaf-computed terms, Red minus Black."""
+    """The leaf-computed terms, Red minus Black.  Each kind's pieces are
+    read from its fixed slots; a term whose weight is 0 adds nothing and is
+    skipped (the sum is the same)."""
     board = pos.board
+    piece_sq = pos.piece_sq
     s = count_terms(pos, t)
-    kings = (pos.piece_sq[0], pos.piece_sq[16])
-    for i in range(32):
-        sq = pos.piece_sq[i]
-        if not sq:
-            continue
-        kind = pos.piece_kind[i]
-        side = i >> 4
+    kings = (piece_sq[0], piece_sq[16])
+    leg, eye, rook_file, cannon_file = t.horse_leg, t.elephant_eye, t.rook_file, t.cannon_file
+    for side in (RED, BLACK):
         v = 0
-        if kind == HORSE:
-            blocked = 0
-            for d in ORTHO:
-                b = board[sq + d]
-                if b != EMPTY and b != OFFBOARD:
-                    blocked += 1
-            v = blocked * t.horse_leg
-        elif kind == ELEPHANT:
-            blocked = 0
-            for d in DIAG:
-                b = board[sq + d]
-                if b != EMPTY and b != OFFBOARD and SQUARE_FLAGS[sq + 2 * d] & HALF_FLAG[side]:
-                    blocked += 1
-            v = blocked * t.elephant_eye
-        elif kind == ROOK or kind == CANNON:
-            ek = kings[side ^ 1]
-            if file_of(sq) == file_of(ek):
-                if kind == ROOK:
-                    v = t.rook_file
-                else:
-                    step = UP if ek > sq else DOWN
-                    between = 0
-                    x = sq + step
-                    while x != ek:
-                        if board[x] != EMPTY:
-                            between += 1
-                        x += step
-                    v = t.cannon_file[min(between, 3)]
+        if leg:
+            for i in _HORSES[side]:
+                sq = piece_sq[i]
+                if sq:
+                    for d in ORTHO:
+                        b = board[sq + d]
+                        if b != EMPTY and b != OFFBOARD:
+                            v += leg
+        if eye:
+            half = HALF_FLAG[side]
+            for i in _ELEPHANTS[side]:
+                sq = piece_sq[i]
+                if sq:
+                    for d in DIAG:
+                        b = board[sq + d]
+                        if b != EMPTY and b != OFFBOARD and SQUARE_FLAGS[sq + 2 * d] & half:
+                            v += eye
+        ek = kings[side ^ 1]
+        ef = FILE_OF[ek]
+        if rook_file:
+            for i in _ROOKS[side]:
+                sq = piece_sq[i]
+                if sq and FILE_OF[sq] == ef:
+                    v += rook_file
+        for i in _CANNONS[side]:
+            sq = piece_sq[i]
+            if sq and FILE_OF[sq] == ef:
+                step = UP if ek > sq else DOWN
+                between = 0
+                x = sq + step
+                while x != ek:
+                    if board[x] != EMPTY:
+                        between += 1
+                    x += step
+                v += cannon_file[min(between, 3)]
         s += v if side == RED else -v
     return s
 

@@ -40,8 +40,11 @@ LMR_MIN_MOVES = 3
 STOP_POLL_MASK = 63              # should_stop() is asked every 64 nodes (a host's stop, not the ROM's)
 
 
+HISTORY_CLASS_OF = tuple({ROOK: 0, CANNON: 1}.get(kind, 2) for kind in range(8))
+
+
 def history_class(kind: int) -> int:
-    return {ROOK: 0, CANNON: 1}.get(kind, 2)
+    return HISTORY_CLASS_OF[kind]
 
 
 @lru_cache(maxsize=None)
@@ -168,7 +171,7 @@ class Searcher:
 
     def _hist_index(self, move: int) -> int:
         frm, to = move & 0xFF, move >> 8
-        return history_class(self._kind_at(frm)) * 90 + sq90(to, self.pos.side)
+        return HISTORY_CLASS_OF[self._kind_at(frm)] * 90 + sq90(to, self.pos.side)
 
     def _key(self, move: int, ply: int, pv_move: int, quiet_order: bool) -> int:
         """The full ordering key of a move (docs/ENGINE.md "Move ordering keys")."""

@@ -15,14 +15,15 @@ mistake made the same way in both.  Here:
 from __future__ import annotations
 
 import dataclasses
+import random
 from functools import lru_cache
 
 import pytest
 
-from reference_py.board import move_iccs
+from reference_py.board import move_iccs, move_to
 from reference_py.evaluate import tables_for
-from reference_py.fen import parse_fen
-from reference_py.rules import Game
+from reference_py.fen import START_FEN, format_fen, parse_fen
+from reference_py.rules import Game, random_walk
 from reference_py.search import MATE, MATE_BOUND, Searcher, levels, search, search_config
 from tests.search_oracle import Spec, mates_in, minimax
 
@@ -239,3 +240,59 @@ def test_search_avoids_the_perpetual_when_it_loses(level):
         g.play_text(m)
     r = search(g.pos.copy(), level).as_json()
     assert r["move"] != "f1e1" and r["score"] > -MATE_BOUND
+
+
+def test_alpha_beta_is_fail_hard():
+    """docs/ENGINE.md: the search is fail-hard negamax, so a node's value
+    never leaves its window [alpha, beta]: a cut-off returns beta, a node
+    where no move reaches alpha returns alpha.  (Fail-soft would give the
+    same moves and root scores in almost every search, which is why this is
+    checked at the node.)  Windows far below, around and far above the
+    true value of positions from the random walks, at every level."""
+    rng = random.Random(5)
+    fens = [START_FEN] + [format_fen(random_walk(START_FEN, rng.randrange(4, 80), rng)) for _ in range(12)]
+    # and positions where no move captures, so that the first cut-off at the
+    # root is a quiet move's (where the history and killers are rewarded)
+    while len(fens) < 25:
+        pos = random_walk(START_FEN, rng.randrange(2, 60), rng)
+        if pos.legal_moves() and not any(pos.board[move_to(m)] for m in pos.legal_moves()):
+            fens.append(format_fen(pos))
+    seen = {"low": 0, "high": 0}
+    for level in LEVELS:
+        for fen in fens:
+            pos = parse_fen(fen)
+            if not pos.legal_moves():
+                continue
+            s = Searcher(pos, level)
+            s.pos.rebuild()
+            s.pos.set_values(s.tables.values)
+            in_check = s.pos.in_check(s.pos.side)
+            depth = min(2, level.depth)
+            true = s._alphabeta(depth, -MATE - 1, MATE + 1, 0, True, in_check)
+            for alpha, beta in ((true - 400, true - 300), (true - 1, true + 1), (true + 300, true + 400)):
+                v = Searcher(parse_fen(fen), level)
+                v.pos.rebuild()
+                v.pos.set_values(v.tables.values)
+                got = v._alphabeta(depth, alpha, beta, 0, False, in_check)
+                assert alpha <= got <= beta, (level.name, fen, alpha, beta, got)
+                if got == beta:
+                    seen["low"] += 1
+                if got == alpha:
+                    seen["high"] += 1
+    assert seen["low"] and seen["high"], seen
+
+
+def test_a_cut_off_by_a_draw_returns_beta():
+    """Where a child's value comes from outside the window (a repetition
+    scored 0), fail-hard still returns beta at the cut-off: Black, a rook
+    down, can repeat the position; with the window below 0 and the repeating
+    move tried first (the PV move), the root cuts off with exactly beta."""
+    from reference_py.cli import game_position
+    pos = game_position("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", ["a1a2", "e9f9", "a2a1"])
+    repeat = next(m for m in pos.legal_moves() if move_iccs(m) == "f9e9")
+    for level in LEVELS:
+        s = Searcher(pos.copy(), level)
+        s.pos.set_values(s.tables.values)
+        s.prev_pv = [repeat]
+        got = s._alphabeta(min(2, level.depth), -100, -50, 0, True, False)
+        assert got == -50, (level.name, got)

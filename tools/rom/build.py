@@ -241,8 +241,8 @@ def build(assembler: str = "ours", rom: Path = DEFAULT_ROM, report: TextIO | Non
         raise BuildError(f"unknown assembler {assembler!r}")
     check_output(rom)
     try:
+        build_chr()             # first: the tables' fit check links the ROM, tiles included
         build_tables()
-        build_chr()
         return _link(assembler, rom, report or sys.stdout)
     except OSError as exc:
         name = rel(Path(exc.filename)) if exc.filename else rel(rom)
