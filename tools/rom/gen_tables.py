@@ -34,6 +34,7 @@ set) are whole regions of ROW_REGION_PAGES pages further on.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import tempfile
 from contextlib import contextmanager
@@ -536,11 +537,25 @@ def data_tables(inp: Inputs) -> str:
 
 @contextmanager
 def _includes(const: str, data: str) -> Iterator[list[str]]:
-    """The include path with these generated files in a temporary directory."""
+    """The include path with these generated files, and the opening book's
+    (tools/rom/gen_book.py, from its own data), in a temporary directory."""
+    book_const, book_data = _book_includes()
     with tempfile.TemporaryDirectory(prefix="xiangqi-gen-") as tmp:
         (Path(tmp) / "eng_const.inc").write_text(const, encoding="ascii")
         (Path(tmp) / "eng_tables.inc").write_text(data, encoding="ascii")
+        (Path(tmp) / "book_const.inc").write_text(book_const, encoding="ascii")
+        (Path(tmp) / "book_data.inc").write_text(book_data, encoding="ascii")
         yield [str(files.ASM_DIR), tmp]
+
+
+@functools.lru_cache(maxsize=1)
+def _book_includes() -> tuple[str, str]:
+    """The book's includes; bad book data is the build's error, not the tables'."""
+    from tools.rom import gen_book         # (it reads the book, not these tables)
+    try:
+        return gen_book.build(gen_book.default_book())
+    except (gen_book.BookError, gen_book.BookTooBig) as exc:
+        raise AsmError(f"the opening book: {exc}") from None
 
 
 def _link(sources: list[Path], const: str, data: str) -> None:
