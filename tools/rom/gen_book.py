@@ -19,7 +19,9 @@ Writes two include files (tools/rom/build.py runs this with gen_tables):
                               ended by a 0 byte:
                                 n, key bits 16-23, 8-15, 0-7, depth, opening,
                                 n x (from, to, weight)   (squares rank*9+file)
-                              in key order.
+                              in key order;
+                   UI_DATA    book_opening_names: each opening's name for
+                              the panel, 4 rows of 8 characters (panel_lines).
 
 The book's positions, keys, depths and moves are reference_py.book's (the
 probe there is the specification); buckets go to banks A, B, C in order, as
