@@ -123,7 +123,7 @@ def runs(request: pytest.FixtureRequest) -> dict[str, Run]:
     """Every selected case, run two at a time."""
     ensure_rom()                      # the copies start from a fresh ROM
     selected = {item.callspec.params["case"].id for item in request.session.items
-                if hasattr(item, "callspec") and "case" in item.callspec.params}
+                if hasattr(item, "callspec") and isinstance(item.callspec.params.get("case"), Case)}
     todo = [c for c in CASES if available(c) and c.id in selected]
     with ThreadPoolExecutor(WORKERS) as pool:
         return dict(zip((c.id for c in todo), pool.map(run_case, todo)))
