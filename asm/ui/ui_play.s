@@ -79,7 +79,7 @@ CURSOR_RANK_BLACK = 6
   sta ui_result
   sta ui_think
   sta ui_idle
-  sta ui_opening        ; (board_redraw blanks the panel's name rows)
+  sta ui_opening        ; (board_redraw draws the panel's title)
   lda #GAME_NO_WINNER
   sta ui_winner
   lda #CURSOR_FILE_START
