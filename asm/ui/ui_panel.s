@@ -5,6 +5,8 @@
 ; with NMI on (one frame per queue-full) and off (copied at once).
 ;
 ; Panel rows (tile columns 22-29, tiles.inc):
+;   4-7 the title (art), or the opening's name while the computer plays
+;       from the book (panel_opening)
 ;   10 " RED    " / " BLACK  "      side to move (draw_side_to_move)
 ;   11 " TO MOVE" / " CHECK! " / " OVER   " /
 ;      "  07 SEC"                   THINK_ROW: while thinking; the NMI writes
