@@ -11,6 +11,8 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from py65.devices.mpu6502 import MPU
@@ -143,3 +145,28 @@ def con_move(con) -> str:
     from reference_py.board import move_iccs
     pos = con.position()
     return move_iccs(sorted(pos.legal_moves())[0])
+
+
+def test_the_panel_after_the_central_cannon(rom_path):
+    """As Red: 炮二平五 (h2e2), and the computer's book reply names the
+    opening of the position it reaches.  The frame is the README's picture
+    (docs/screenshots/opening.png, written when it changed)."""
+    from PIL import Image
+    from emu_tests.test_game_play import HUMAN_RED
+    con = power_on(rom_path)
+    choose_and_start(con, HUMAN_RED, NOVICE, button=A)
+    con.play_move("h2e2")
+    con.wait_until(lambda c: c.word("game_ply") == 2 and c.human_to_move(), 600, "the computer's reply")
+    con.wait_frames(60)                                      # the blink is over
+    assert con.byte("s_res_book"), "the reply came from the book"
+    here = BOOK.find(con.position())
+    opening = here[0].opening + 1 if here else con.byte("s_res_book")
+    assert con.byte("ui_opening") == opening
+    frame = con.step(1)
+    want = [[ch != ord(" ") for ch in row] for row in name_rows(opening - 1)]
+    assert drawn_cells(frame) == want
+    shot = Path(__file__).resolve().parents[1] / "docs" / "screenshots" / "opening.png"
+    img = frame.astype(np.uint8)
+    if not shot.exists() or not np.array_equal(np.asarray(Image.open(shot).convert("RGB")), img):
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(img, "RGB").save(shot, optimize=True)
