@@ -11,7 +11,7 @@
   book plies read as 0, on the middlegame suite).
 * Variety: N Master self-play games from the start (game g starts with
   seed g and advances it as the cartridge does; reference engine, whose
-  book picks the ROM's equal, emu_tests/test_book.py): how many distinct
+  book picks the ROM's equal, emu_tests/test_rom_book.py): how many distinct
   6-ply and 10-ply openings they play.
 
 Writes build/book_bench.md (or --out); bench/results/book.md quotes a run.

@@ -147,15 +147,19 @@ def con_move(con) -> str:
     return move_iccs(sorted(pos.legal_moves())[0])
 
 
-def test_the_panel_after_the_central_cannon(rom_path):
-    """As Red: 炮二平五 (h2e2), and the computer's book reply names the
-    opening of the position it reaches.  The frame is the README's picture
-    (docs/screenshots/opening.png, written when it changed)."""
+def test_the_panel_after_the_books_first_move(rom_path):
+    """As Red: the start position's heaviest book move, and the computer's
+    book reply names the opening of the position it reaches.  The frame is
+    the README's picture (docs/screenshots/opening.png, written when it
+    changed)."""
     from PIL import Image
+    from reference_py.fen import START_FEN, parse_fen
+    from reference_py.board import move_iccs
     from emu_tests.test_game_play import HUMAN_RED
+    first = max(BOOK.moves(parse_fen(START_FEN))[1], key=lambda mw: mw[1])[0]
     con = power_on(rom_path)
     choose_and_start(con, HUMAN_RED, NOVICE, button=A)
-    con.play_move("h2e2")
+    con.play_move(move_iccs(first))
     con.wait_until(lambda c: c.word("game_ply") == 2 and c.human_to_move(), 600, "the computer's reply")
     con.wait_frames(60)                                      # the blink is over
     assert con.byte("s_res_book"), "the reply came from the book"
