@@ -91,11 +91,18 @@ def test_panel_opening_queues_the_name_rows(ui):
             mpu.memory[labels["vram_queue_len"]] = 0
             mpu.memory[labels["vram_queue"]] = 0
             mpu.memory[labels["ppu_ctrl_shadow"]] = 0x80          # NMI on: the queue waits for it
+            mpu.memory[labels["attr_shadow"]:labels["attr_shadow"] + 64] = [0] * 64
             call(mpu, labels["panel_opening"], arg)
-            assert queued(mpu, labels) == rows_at(want), o.pinyin
+            got = queued(mpu, labels)
+            assert got[:4] == rows_at(want), o.pinyin
+            # then the attributes of the red rows' outer metatiles (11 and 14 of
+            # metatile row 2): red (palette 1) for a name, the board's (0) for the title
+            pal = 1 if arg else 0
+            assert [a for a, _ in got[4:]] == [0x23C0 + 8 + 5, 0x23C0 + 8 + 7]
+            assert [b[0] for _, b in got[4:]] == [pal << 2, pal << 0]
             assert mpu.memory[labels["ui_opening"]] == arg
             call(mpu, labels["panel_opening"], arg)                # shown already: nothing more
-            assert queued(mpu, labels) == rows_at(want)
+            assert queued(mpu, labels) == got
 
 
 def title_area(frame: np.ndarray) -> np.ndarray:

@@ -233,14 +233,15 @@ tmp   = local+15
 ; move was searched (or a move was taken back).  Queues nothing when the
 ; panel already shows that opening.
 ; @param A the opening + 1 (s_res_book), 0: none (the title)
-; Uses local+0..4.  Clobbers A, X, Y.
+; Uses local+0..4, local+13..15.  Clobbers A, X, Y.
 .proc panel_opening
 ptr  = local+0          ; put_text's
 row  = local+3
 step = local+4          ; from one source row to the next
   cmp ui_opening
-  beq @done
-  sta ui_opening
+  bne :+
+  rts                   ; shown already
+: sta ui_opening
   tax
   beq @title
   dex                   ; the name of opening A - 1: (A - 1) * ROWS * COLS on
@@ -312,8 +313,21 @@ step = local+4          ; from one source row to the next
   lda row
   cmp #BOOK_NAME_ROWS
   bne @row
-@done:
-  rts
+  ; the red rows' outer metatiles: red for a name (the title's 象棋 only
+  ; needs the middle ones), the board's palette again for the title
+  ldx #PAL_BOARD
+  lda ui_opening
+  beq :+
+  ldx #PAL_RED
+: stx row
+  txa
+  ldx #PANEL_LEFT_COL / 2
+  ldy #OPENING_ROW / 2
+  jsr set_metatile_palette
+  lda row
+  ldx #PANEL_RIGHT_COL / 2
+  ldy #OPENING_ROW / 2
+  jmp set_metatile_palette
 .endproc
 OPENING_ROW = 4         ; the panel's title: tile rows 4-7 (art.py's TITLE_MROW)
 .assert OPENING_ROW = TITLE_MROW * 2, error, "the opening's name covers the panel's title"
