@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from reference_py.board import move_iccs
+from reference_py.board import move_iccs  # noqa: E402
 from reference_py.book import default_book  # noqa: E402
 from reference_py.config import load_eval  # noqa: E402
 from reference_py.position import Position  # noqa: E402
