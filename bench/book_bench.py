@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     moves = sum(len(e.moves) for e in book.entries.values())
     lines = ["# Opening book benchmark (bench/book_bench.py)", "",
              f"Book: {len(book.entries):,} positions (mirror images folded), {moves:,} moves, "
-             f"{len(book.openings)} openings; source SHA-256 `{book.source[:16]}`.", ""]
+             f"{len(book.openings)} openings; source SHA-256 `{book.source_sha256[:16]}`.", ""]
 
     cycles = []
     for i, e in enumerate(entries):
