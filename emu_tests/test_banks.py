@@ -35,10 +35,6 @@ def link(rom_path) -> LinkMap:
     return LinkMap.load(MAP)
 
 
-def free_banks(cart: Cartridge) -> set[int]:
-    return {n for n in range(cart.banks) if set(cart.bank(n)) == {0xFF}}
-
-
 def le(v: int) -> list[int]:
     return [v & 0xFF, v >> 8]
 
@@ -66,9 +62,17 @@ def caller(link: LinkMap, target: int, bank: int, out: int) -> list[int]:
             0x60]
 
 
+def data_banks(rom: Cartridge, link: LinkMap) -> set[int]:
+    """The switchable banks that hold no code these tests run: neither the
+    main loop's nor the engine's (the book's data and the free banks)."""
+    code = {link.bank_of("main"), link.bank_of("eng_search"), link.bank_of("chr_patterns")}
+    return set(range(rom.banks - 1)) - code - {rom.fixed_bank}
+
+
 def cartridge_with(rom: Cartridge, code: dict[int, list[int]]) -> Cartridge:
-    """The ROM with `code` at $8000 of some of its empty banks."""
-    assert set(code) <= free_banks(rom), "the probes need empty banks"
+    """The ROM with `code` at $8000 of some of its data banks (a copy: the
+    probes only run the fixed bank's far call and themselves)."""
+    assert set(code) <= data_banks(rom, LinkMap.load(MAP)), "the probes need banks without code"
     prg = bytearray(rom.prg)
     for bank, bytes_ in code.items():
         prg[bank * PRG_BANK:bank * PRG_BANK + len(bytes_)] = bytes_
