@@ -52,6 +52,7 @@ CYNES = RESULTS / "cynes_think.md"
 ENGINE = RESULTS / "engine_bench.md"
 STRENGTH = RESULTS / "strength.md"
 LADDER = RESULTS / "ladder" / "ladder.json"
+BOOK = RESULTS / "book.md"
 
 
 class SummaryError(Exception):
@@ -296,6 +297,32 @@ def cynes_section(path: Path = CYNES) -> list[str]:
     return lines
 
 
+def book_section(path: Path = BOOK) -> list[str]:
+    t = find_table(path, ["positions", "cycles median", "cycles max", "NES s median", "NES s max"])
+    line, r = t.rows[0]
+    text = path.read_text(encoding="utf-8")
+    size = next((ln for ln in text.splitlines() if ln.startswith("Book: ")), None)
+    variety = next((ln for ln in text.splitlines() if "distinct 6-ply openings" in ln), None)
+    if size is None or variety is None:
+        raise SystemExit(f"error: {_rel(path)}: no 'Book:' line or no variety line")
+    return [
+        "## The opening book",
+        "",
+        "Command: `python -m bench.book_bench` (`make rom-bench`): the book's size, the NES time",
+        "of a book answer at Master (eng_search under py65 in every book position within Master's",
+        f"book plies) and the variety of Master's self-play openings.  Source: `{_rel(path)}`.",
+        "",
+        size,
+        "",
+        "| book positions timed | NES s median | NES s max |",
+        "|---:|---:|---:|",
+        f"| {column(t, line, r, 'positions')} | {column(t, line, r, 'NES s median')} | "
+        f"{column(t, line, r, 'NES s max')} |",
+        "",
+        variety,
+    ]
+
+
 def engine_section(path: Path = ENGINE) -> list[str]:
     t = find_table(path, ["level", "median nodes", "mean", "max", "depth reached (min/median)", "capped"])
     lines = [
@@ -416,6 +443,7 @@ def render(map_path: Path = MAP) -> str:
         levels_section(),
         rom_search_section(ROM_SEARCH),
         cynes_section(CYNES),
+        book_section(BOOK),
         engine_section(ENGINE),
         strength_section(STRENGTH),
         ladder_section(LADDER),
