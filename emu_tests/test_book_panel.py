@@ -123,6 +123,20 @@ def drawn_cells(frame: np.ndarray) -> list[list[bool]]:
     return out
 
 
+def check_the_name(con, frames: int) -> np.ndarray:
+    """After the computer's book move: ui_opening is the opening of the
+    position the move led to (else of the one it was played in), and, after
+    `frames` more frames, the panel's cells are drawn where that name has a
+    letter.  Returns the frame."""
+    here = BOOK.find(con.position())
+    opening = here[0].opening + 1 if here else con.byte("s_res_book")
+    assert con.byte("ui_opening") == opening
+    frame = con.step(frames)
+    want = [[ch != ord(" ") for ch in row] for row in name_rows(opening - 1)]
+    assert drawn_cells(frame) == want
+    return frame
+
+
 def test_the_game_shows_the_opening_then_a_takeback_the_title(rom_path):
     con = power_on(rom_path)
     choose_and_start(con, HUMAN_BLACK, NOVICE, button=A)      # the computer (Red) moves first
@@ -130,13 +144,7 @@ def test_the_game_shows_the_opening_then_a_takeback_the_title(rom_path):
     con.wait_until(lambda c: c.word("game_ply") == 1, 600, "the computer's first move")
     con.step(2)                                              # (the name is queued with the move)
     assert con.byte("s_res_book"), "the computer's first move came from the book"
-    # the opening of the position the book move led to (else of the one it was played in)
-    here = BOOK.find(con.position())
-    opening = here[0].opening + 1 if here else con.byte("s_res_book")
-    assert con.byte("ui_opening") == opening
-    frame = con.step(2)
-    want = [[ch != ord(" ") for ch in row] for row in name_rows(opening - 1)]
-    assert drawn_cells(frame) == want
+    check_the_name(con, frames=2)
     # a move for the human, the computer's reply, then take both back
     con.play_move(con_move(con))
     con.wait_human_turn()
@@ -170,12 +178,7 @@ def test_the_panel_after_the_books_first_move(rom_path):
     con.wait_until(lambda c: c.word("game_ply") == 2 and c.human_to_move(), 600, "the computer's reply")
     con.wait_frames(60)                                      # the blink is over
     assert con.byte("s_res_book"), "the reply came from the book"
-    here = BOOK.find(con.position())
-    opening = here[0].opening + 1 if here else con.byte("s_res_book")
-    assert con.byte("ui_opening") == opening
-    frame = con.step(1)
-    want = [[ch != ord(" ") for ch in row] for row in name_rows(opening - 1)]
-    assert drawn_cells(frame) == want
+    frame = check_the_name(con, frames=1)
     shot = Path(__file__).resolve().parents[1] / "docs" / "screenshots" / "opening.png"
     img = frame.astype(np.uint8)
     if not shot.exists() or not np.array_equal(np.asarray(Image.open(shot).convert("RGB")), img):
