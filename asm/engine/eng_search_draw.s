@@ -203,12 +203,7 @@ try:
   bne try              ; always (ms_top <= MOVE_STACK_ENTRIES)
 mated:                 ; -MATE + ply
   lda eng_ply
-  clc
-  adc #<(-MATE_SCORE)
-  sta rv
-  lda #>(-MATE_SCORE)
-  adc #0
-  sta rv+1
+  RV_MATED
   sec
   rts
 limit_draw:

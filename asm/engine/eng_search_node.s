@@ -533,12 +533,7 @@ loop_end:
   and #S_F_LEGAL
   bne some
   txa                  ; no legal move: -MATE + ply
-  clc
-  adc #<(-MATE_SCORE)
-  sta rv
-  lda #>(-MATE_SCORE)
-  adc #0
-  sta rv+1
+  RV_MATED
   rts
 some:
   ldy s_best,x

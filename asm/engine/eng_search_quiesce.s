@@ -223,12 +223,7 @@ loop_end:
   and #1
   bne :+
   txa                  ; in check with no legal move: -MATE + ply
-  clc
-  adc #<(-MATE_SCORE)
-  sta rv
-  lda #>(-MATE_SCORE)
-  adc #0
-  sta rv+1
+  RV_MATED
   rts
 : lda s_alpha_lo,x
   sta rv
