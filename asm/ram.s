@@ -81,6 +81,7 @@ eng_vset:        .res 1    ; active weight set (EVAL_SET_*), input of eng_load
 eng_vbase:       .res 1    ; pages from a Zobrist-high row to the active set's value row
 eng_chk:         .res 1    ; side to move in check: 0 no, 1 yes, $FF not known yet
 eng_mterm:       .res 2    ; eng_eval's count-based knowledge sum (lo, hi), 0 for a set without knowledge
+eng_bare:        .res 1    ; the endgame class when a side is bare (eng_bare_calc: EG_*), else 0
 ; per ply (index = eng_ply before the make; ENG_PLIES: tools/rom/gen_tables.py ply_sizes)
 undo_from:       .res ENG_PLIES  ; from square of the move made at each ply
 undo_to:         .res ENG_PLIES  ; to square of the move made at each ply
@@ -190,6 +191,8 @@ s_res_score:     .res 2    ; search output: score, signed 16-bit
 s_res_book:      .res 1    ; search output: the book's opening + 1 when the move came from the book, else 0
 s_fut_hi:        .res SEARCH_MAX_DEPTH    ; search: futility threshold (static eval + margin), high bytes
 perft_leaf:      .res 1    ; perft: ply at which leaves are counted
+eg_king:         .res 1    ; eng_eval_endgame: the bare king's square (kept across eng_attacked)
+eg_free:         .res 1    ; eng_eval_endgame: its free squares, counted
 ; ==========================================================================
 
 .segment "ENGINE_BSS"

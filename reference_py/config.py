@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .board import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
 from .config_file import ConfigError, Node, find_line, load_yaml, show
+from .endgame import CLASSES, DEFENCE_NAMES, NEAR_MAX_DISTANCE, SHIFT_MAX, EndgameTables
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
 KIND_KEYS = {"king": KING, "advisor": ADVISOR, "elephant": ELEPHANT, "horse": HORSE,
@@ -89,6 +90,7 @@ class WeightSet:
     cannon_on_king_file: tuple[int, int, int, int]
     missing_elephant_per_cannon: int
     missing_advisor_per_rook: int
+    endgame: bool = False          # use the endgame terms (EvalConfig.endgame)
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ class EvalConfig:
     material: dict[int, int]                   # kind -> points
     pst: dict[int, tuple[int, ...]]            # kind -> 90 values, index rank*9+file (Red's view)
     sets: dict[str, WeightSet]
+    endgame: EndgameTables | None = None       # `endgame:` (None: the file has none)
 
 
 @dataclass(frozen=True)
@@ -114,7 +117,7 @@ class Level:
 def load_eval(path: Path | None = None) -> EvalConfig:
     path = path or CONFIG_DIR / "eval.yaml"
     root = _load(path)
-    _unknown(path, root, ("material", "pst", "sets"), "the top level")
+    _unknown(path, root, ("material", "pst", "sets", "endgame"), "the top level")
     mat_node = _get(path, root, "material")
     _unknown(path, mat_node, KIND_KEYS.keys(), "material")
     material = {kind: _int(path, _get(path, mat_node, key), f"material.{key}", 0, 1000)
@@ -144,15 +147,49 @@ def load_eval(path: Path | None = None) -> EvalConfig:
                               "at most 15 letters, digits or '_'")
         if name.upper() in (n.upper() for n in sets):
             raise ConfigError(path, sets_node.key_line(name), f"weight set '{name}' differs from another only in case")
-        _unknown(path, node, set(SET_INT_KEYS) | {"pst", "cannon_on_king_file"}, f"set '{name}'")
+        _unknown(path, node, set(SET_INT_KEYS) | {"pst", "cannon_on_king_file", "endgame"}, f"set '{name}'")
         ints = {k: _int(path, _get(path, node, k), f"sets.{name}.{k}", -100, 100) for k in SET_INT_KEYS}
         ck = _get(path, node, "cannon_on_king_file")
         if not isinstance(ck.value, list) or len(ck.value) != 4:
             raise ConfigError(path, ck.line, f"sets.{name}.cannon_on_king_file must be a list of 4 integers")
         ck_vals = tuple(_int(path, v, f"sets.{name}.cannon_on_king_file", -100, 100) for v in ck.value)
+        use_endgame = False
+        if "endgame" in node.value:
+            eg_node = node.value["endgame"]
+            use_endgame = _bool(path, eg_node, f"sets.{name}.endgame")
+            if use_endgame and "endgame" not in root.value:
+                raise ConfigError(path, eg_node.line, f"sets.{name}.endgame is true but the file has no "
+                                  "top-level 'endgame:' tables")
         sets[name] = WeightSet(name=name, pst=_bool(path, _get(path, node, "pst"), f"sets.{name}.pst"),
-                               cannon_on_king_file=ck_vals, **ints)  # type: ignore[arg-type]
-    return EvalConfig(material=material, pst=pst, sets=sets)
+                               cannon_on_king_file=ck_vals, endgame=use_endgame,
+                               **ints)  # type: ignore[arg-type]
+    endgame = _load_endgame(path, root.value["endgame"]) if "endgame" in root.value else None
+    return EvalConfig(material=material, pst=pst, sets=sets, endgame=endgame)
+
+
+def _int_list(path: Path, node: Node, what: str, n: int, lo: int, hi: int) -> tuple[int, ...]:
+    if not isinstance(node.value, list) or len(node.value) != n:
+        raise ConfigError(path, node.line, f"{what} must be a list of {n} integers")
+    return tuple(_int(path, v, what, lo, hi) for v in node.value)
+
+
+def _load_endgame(path: Path, node: Node) -> EndgameTables:
+    """The `endgame:` tables (reference_py/endgame.py says what they mean)."""
+    _unknown(path, node, ("scale", "both_bare", "king_mobility", "king_centre", "near"), "endgame")
+    scale_node = _get(path, node, "scale")
+    _unknown(path, scale_node, CLASSES, "endgame.scale")
+    scale = tuple(_int_list(path, _get(path, scale_node, c), f"endgame.scale.{c} "
+                            f"(shifts for {', '.join(DEFENCE_NAMES)})", len(DEFENCE_NAMES), 0, SHIFT_MAX)
+                  for c in CLASSES)
+    mobility = _int_list(path, _get(path, node, "king_mobility"),
+                         "endgame.king_mobility (points by the bare king's free squares 0..4)", 5, -100, 100)
+    near = _int_list(path, _get(path, node, "near"), "endgame.near (points by distance 0..17)",
+                     NEAR_MAX_DISTANCE + 1, -20, 20)
+    return EndgameTables(scale=scale,
+                         both_bare=_int(path, _get(path, node, "both_bare"), "endgame.both_bare", 0, SHIFT_MAX),
+                         king_mobility=mobility,
+                         king_centre=_int(path, _get(path, node, "king_centre"), "endgame.king_centre", -60, 60),
+                         near=near)
 
 
 def _level_name(path: Path, node: Node) -> str:

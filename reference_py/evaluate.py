@@ -5,7 +5,8 @@ Two parts (docs/ENGINE.md, "Evaluation"):
     Position.score (Red minus Black), from value_table();
   * knowledge terms computed at the leaf from piece counts and the piece
     list, each from a small table that the ROM holds in PRG ROM.
-The result is from the side to move's point of view.
+The result is from the side to move's point of view; the endgame terms
+(endgame.py) then adjust it when a side is bare.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from .board import (
     OFFBOARD, ORTHO, PAWN, PLAYABLE, RED, ROOK, SQUARE_FLAGS, UP, file_of, sq90,
 )
 from .config import EvalConfig, WeightSet, load_eval
+from .endgame import EndgameTables, adjust
 from .position import KIND_RANGES, Position, s16
 
 KIND_RANGES_OF = dict(KIND_RANGES)
@@ -49,6 +51,7 @@ class EvalTables:
     miss_elephant: tuple[int, ...]    # [missing*3 + enemy cannons]
     miss_advisor: tuple[int, ...]     # [missing*3 + enemy rooks]
     knowledge: bool                   # any term besides material/PST/tempo?
+    endgame: EndgameTables | None = None   # the endgame terms, when the set uses them
 
 
 def build_tables(cfg: EvalConfig, ws: WeightSet) -> EvalTables:
@@ -63,7 +66,8 @@ def build_tables(cfg: EvalConfig, ws: WeightSet) -> EvalTables:
                      ws.missing_advisor_per_rook))
     return EvalTables(value_table(cfg, ws), ws.tempo, dyn_horse, dyn_cannon, pawn_adj,
                       ws.horse_leg_blocked, ws.elephant_eye_blocked, ws.rook_on_king_file,
-                      ws.cannon_on_king_file, miss_el, miss_ad, knowledge)
+                      ws.cannon_on_king_file, miss_el, miss_ad, knowledge,
+                      cfg.endgame if ws.endgame else None)
 
 
 @lru_cache(maxsize=None)
@@ -97,6 +101,9 @@ _ELEPHANTS = tuple(tuple(base + i for i in KIND_RANGES_OF[ELEPHANT]) for base in
 _HORSES = tuple(tuple(base + i for i in KIND_RANGES_OF[HORSE]) for base in (0, 16))
 _ROOKS = tuple(tuple(base + i for i in KIND_RANGES_OF[ROOK]) for base in (0, 16))
 _CANNONS = tuple(tuple(base + i for i in KIND_RANGES_OF[CANNON]) for base in (0, 16))
+# The slots within a side (0..15) of the pieces the endgame's drive measures.
+_HORSE_SLOTS = tuple(KIND_RANGES_OF[HORSE])
+_PAWN_SLOTS = tuple(KIND_RANGES_OF[PAWN])
 
 
 def knowledge_terms(pos: Position, t: EvalTables) -> int:
@@ -157,7 +164,10 @@ def evaluate(pos: Position, t: EvalTables) -> int:
     s = s16(s)
     if pos.side == BLACK:
         s = -s
-    return s16(s + t.tempo)
+    s = s16(s + t.tempo)
+    if t.endgame is not None:
+        s = adjust(s, pos, t.endgame, _HORSE_SLOTS, _PAWN_SLOTS)
+    return s
 
 
 __all__ = ["EvalTables", "build_tables", "tables_for", "evaluate", "value_table", "knowledge_terms",

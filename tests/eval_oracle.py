@@ -99,4 +99,93 @@ def evaluate(fen: str, set_name: str, cfg: dict | None = None) -> int:
                     t += ws["cannon_on_king_file"][min(between, 3)]
         total += sign * t
     e = total if to_move == "red" else -total
-    return e + ws["tempo"]
+    e += ws["tempo"]
+    if ws.get("endgame"):
+        e = _endgame(cfg["endgame"], pieces, to_move, e)
+    return e
+
+
+def _endgame(eg: dict, pieces: dict, to_move: str, e: int) -> int:
+    """docs/ENGINE.md "Endgames", read from the YAML's `endgame:` tables."""
+    def has(colour: str, kind: str) -> int:
+        return sum(1 for c, k in pieces.values() if (c, k) == (colour, kind))
+
+    def bare(colour: str) -> bool:
+        return not any(has(colour, k) for k in ("rook", "horse", "cannon", "pawn"))
+
+    if bare("red") and bare("black"):
+        return e // 2 ** eg["both_bare"]
+    if not bare("red") and not bare("black"):
+        return e
+    weak = "red" if bare("red") else "black"
+    strong = "black" if weak == "red" else "red"
+    (wf, wr), = [sq for sq, p in pieces.items() if p == (weak, "king")]
+    (sf, _), = [sq for sq, p in pieces.items() if p == (strong, "king")]
+    # the bare king's free squares: orthogonal neighbours in its palace
+    # with none of its pieces that no strong piece could move to
+    free = sum(1 for sq in ((wf, wr + 1), (wf, wr - 1), (wf - 1, wr), (wf + 1, wr))
+               if _in_palace(weak, *sq) and pieces.get(sq, ("", ""))[0] != weak
+               and not _attacked(pieces, sq, strong))
+    d = eg["king_mobility"][free]
+    if sf == 4:
+        d += eg["king_centre"]
+    for (f, r), (c, kind) in pieces.items():
+        if c == strong and kind in ("horse", "pawn"):
+            d += eg["near"][abs(f - wf) + abs(r - wr)]
+    e += d if to_move == strong else -d
+    men = {k: has(strong, k) for k in ("rook", "horse", "cannon", "pawn")}
+    alone = [k for k, n in men.items() if n]
+    if sum(men.values()) == 1:
+        row = {"rook": "R", "horse": "H", "pawn": "P"}.get(alone[0])
+        if row is None:
+            row = "CA" if has(strong, "advisor") else "C"
+    elif alone == ["pawn"] and men["pawn"] == 2:
+        row = "PP"
+    else:
+        row = "other"
+    column = has(weak, "advisor") + 3 * has(weak, "elephant")
+    return e // 2 ** eg["scale"][row][column]
+
+
+def _in_palace(colour: str, f: int, r: int) -> bool:
+    return 3 <= f <= 5 and (0 <= r <= 2 if colour == "red" else 7 <= r <= 9)
+
+
+def _attacked(pieces: dict, target: tuple[int, int], by: str) -> bool:
+    """Could a piece of `by` move to `target` by its movement rule (pins and
+    the facing kings ignored; what the target holds is not looked at)?"""
+    tf, tr = target
+
+    def at(f: int, r: int):
+        return pieces.get((f, r))
+
+    for (f, r), (c, kind) in pieces.items():
+        if c != by or (f, r) == target:
+            continue
+        df, dr = tf - f, tr - r
+        if kind in ("rook", "cannon") and (df == 0) != (dr == 0):
+            step = ((df > 0) - (df < 0), (dr > 0) - (dr < 0))
+            between = 0
+            x, y = f + step[0], r + step[1]
+            while (x, y) != target:
+                between += at(x, y) is not None
+                x, y = x + step[0], y + step[1]
+            if between == (0 if kind == "rook" else 1):
+                return True
+        elif kind == "horse" and sorted((abs(df), abs(dr))) == [1, 2]:
+            leg = (f + (df // 2 if abs(df) == 2 else 0), r + (dr // 2 if abs(dr) == 2 else 0))
+            if at(*leg) is None:
+                return True
+        elif kind == "king" and abs(df) + abs(dr) == 1 and _in_palace(by, tf, tr):
+            return True
+        elif kind == "advisor" and abs(df) == abs(dr) == 1 and _in_palace(by, tf, tr):
+            return True
+        elif kind == "elephant" and abs(df) == abs(dr) == 2 and _own_half(by, tr) \
+                and at(f + df // 2, r + dr // 2) is None:
+            return True
+        elif kind == "pawn":
+            forward = 1 if by == "red" else -1
+            crossed = not _own_half(by, r)
+            if (df == 0 and dr == forward) or (crossed and dr == 0 and abs(df) == 1):
+                return True
+    return False

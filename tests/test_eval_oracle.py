@@ -20,6 +20,7 @@ import random
 import pytest
 import yaml
 
+from emu_tests.endgame_positions import endgame_positions
 from reference_py.config import load_eval
 from reference_py.evaluate import build_tables, evaluate, tables_for
 from reference_py.fen import START_FEN, format_fen, parse_fen
@@ -93,10 +94,34 @@ def test_hand_computed_values():
     # advisors x 1 enemy rook x -10 = -20 (Black's term, so +20 for Red);
     # Black also misses 2 elephants but Red has no cannon; Red misses both
     # advisors and elephants but Black has no rook or cannon; no rook on
-    # d (the black king's file).  Red to move: 276 + 20 + 6 = 302.
-    assert _ref("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1", "full") == 302
+    # d (the black king's file): 276 + 20 = 296 for Red.  Black is bare
+    # (no rook, horse, cannon or pawn), so the endgame terms follow: Red's
+    # drive is king_mobility for Black's king's 2 free squares (d8 and e9:
+    # in its palace, empty, attacked by no red piece; the facing kings are
+    # not considered) = 40, + king_centre (Red's king is on e) 12 = 52; a
+    # lone rook against a bare king shifts by 0.  Red to move: 296 + 6 + 52
+    # = 354; Black to move: -296 + 6 - 52 = -342.
+    assert _ref("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1", "full") == 354
+    assert _ref("3k5/9/9/9/9/9/9/9/R8/4K4 b - - 0 1", "full") == -342
+    # A lone cannon with no advisor of its own cannot mate: shift 3.
+    # basic terms: cannon 135 + pst (c1: row rank 1, file c: 3) + king e0 6,
+    # Black's king d9 3: 135 + 3 + 6 - 3 = 141; full adds Black's missing
+    # elephants x Red's cannon x -8 = -16 for Black (+16), Red's cannon
+    # dynamic (32 - 3) * -6 >> 2 = -44, giving 141 + 16 - 44 = 113; + tempo
+    # 6 + drive 52 = 171, >> 3 = 21.
+    assert _ref("3k5/9/9/9/9/9/9/9/2C6/4K4 w - - 0 1", "full") == 21
     # The start position is symmetric: only the tempo is left.
     assert _ref(START_FEN, "basic") == 6 and _ref(START_FEN, "full") == 6
+
+
+@pytest.mark.parametrize("set_name", SETS)
+def test_reference_equals_the_oracle_with_a_bare_side(set_name):
+    """The endgame terms (a bare side: every row of the scale table, both
+    sides bare, a side one capture from bare) against the oracle's own
+    reading of docs/ENGINE.md "Endgames", with its own attack test."""
+    for pos in endgame_positions(240, seed=7):
+        fen = format_fen(pos)
+        assert _ref(fen, set_name) == eval_oracle.evaluate(fen, set_name), fen
 
 
 def test_reference_equals_the_oracle_with_lopsided_tables(tmp_path):

@@ -331,8 +331,19 @@ below:
   lda ev_knowledge,x
   bne knowledge
   jsr eng_eval_basic   ; no per-piece terms: e = base
-  jmp compare
+  jmp eng_eval_compare
 knowledge:
+  lda eng_bare         ; a bare side: the endgame terms (eng_endgame.s)
+  beq eng_eval_terms   ; (the next routine)
+  jmp eng_eval_endgame
+.endproc
+
+;;
+; eng_eval_ge with the knowledge terms (eng_eval_ge falls into it; the
+; endgame's eng_eval_endgame calls it with T = $7FFF for the exact value).
+; Input: X = eng_vset, T in local+12..13, the position.  Output, uses and
+; clobbers: as eng_eval_ge.
+.proc eng_eval_terms
   clc                  ; acc = eng_score + eng_mterm (low byte in Y)
   lda eng_score
   adc eng_mterm
@@ -396,6 +407,8 @@ black_own:
   OWN_BOUND
   jmp red_weakness
 .endproc
+; eng_eval_ge's comparison of acc with T (for its path without knowledge terms)
+eng_eval_compare = eng_eval_terms::compare
 
 ;;
 ; The evaluation with a set without knowledge terms (ev_knowledge = 0):
@@ -500,6 +513,7 @@ done:                  ; X = 3 - min(between, 3)
   bne eng_mterm_sum    ; (the next routine)
   sta eng_mterm        ; 0: eng_eval does not read it
   sta eng_mterm+1
+  sta eng_bare         ; and no endgame terms (ev_knowledge covers them)
   ldx #ENG_PLIES - 1   ; and 0 in every undo entry: eng_make saves nothing
 : sta undo_mterm_lo,x  ;   with such a set, eng_unmake restores this 0
   sta undo_mterm_hi,x
@@ -577,7 +591,7 @@ no_dyn:
   ; missing elephants against enemy cannons, missing advisors against rooks
   MISS_PAIR KIND_ELEPHANT, 8+KIND_CANNON, 8+KIND_ELEPHANT, KIND_CANNON, evk_miss_elephant_lo, evk_miss_elephant_hi
   MISS_PAIR KIND_ADVISOR, 8+KIND_ROOK, 8+KIND_ADVISOR, KIND_ROOK, evk_miss_advisor_lo, evk_miss_advisor_hi
-  rts
+  jmp eng_bare_calc    ; the counts changed: so may the endgame class
 .endproc
 
 .segment "RODATA"

@@ -51,6 +51,7 @@ from reference_py.position import FIRST_SLOT, KIND_SLOTS  # noqa: E402
 from reference_py.config import (  # noqa: E402
     CONFIG_DIR as REF_CONFIG_DIR, ConfigError, EvalConfig, Level, SearchConfig, key_line, load_eval, load_levels,
     load_search)
+from reference_py.endgame import CLASSES, DEFENCE_NAMES, NEAR_MAX_DISTANCE, EndgameTables  # noqa: E402
 from reference_py.evaluate import build_tables  # noqa: E402
 from reference_py.zobrist import ZOBRIST, ZOBRIST_SIDE  # noqa: E402
 from reference_py import rules as R  # noqa: E402
@@ -225,6 +226,7 @@ LEGS_PER_HORSE = len(B.ORTHO)        # occupied orthogonal neighbours counted pe
 EYES_PER_ELEPHANT = len(B.DIAG)      # occupied diagonal neighbours counted per elephant
 WEAKNESS_MAX = 255
 EVAL_ABS_MAX = 0x3FFF                # |every intermediate of eng_eval| stays below this
+DRIVE_MAX = 255                      # the endgame drive, summed in one byte (eng_endgame.s)
 PAWN_COUNTS = KIND_SLOTS[B.PAWN] + 1 # evk_pawn_prod rows: 0..5 pawns of a side
 
 
@@ -253,7 +255,8 @@ def eval_abs_bound(cfg, tb) -> int:
     dyn = KIND_SLOTS[B.HORSE] * max(map(abs, tb.dyn_horse)) + KIND_SLOTS[B.CANNON] * max(map(abs, tb.dyn_cannon))
     pawns = KIND_SLOTS[B.PAWN] * max(map(abs, tb.pawn_adj))
     miss = max(map(abs, tb.miss_elephant)) + max(map(abs, tb.miss_advisor))
-    return 2 * (side + dyn + pawns + miss) + abs(tb.tempo) + 2 * weakness_max(tb)
+    drive = tb.endgame.drive_max() if tb.endgame is not None else 0
+    return 2 * (side + dyn + pawns + miss) + abs(tb.tempo) + 2 * weakness_max(tb) + drive
 
 
 def knowledge_row(tb) -> int:
@@ -287,6 +290,13 @@ def _check_eval(yaml_path: Path, cfg, set_names: list[str], tables) -> None:
         if eval_abs_bound(cfg, tb) > EVAL_ABS_MAX:
             fail(name, "tempo", f"the evaluation may reach {eval_abs_bound(cfg, tb)}, more than the ROM's "
                  f"{EVAL_ABS_MAX}")
+    eg = cfg.endgame
+    if eg is not None:
+        # eng_eval_endgame sums the drive in one byte, unsigned
+        if eg.drive_min() < 0 or eg.drive_max() > DRIVE_MAX:
+            raise ConfigError(yaml_path, key_line(yaml_path, "endgame", "king_mobility"),
+                              f"endgame: the drive (king_mobility + king_centre + 7 near) ranges "
+                              f"{eg.drive_min()}..{eg.drive_max()}; the ROM needs 0..{DRIVE_MAX}")
 
 
 @dataclass(frozen=True)
@@ -381,7 +391,16 @@ def constants(inp: Inputs) -> str:
           "LEVEL_NAME_LEN   = 8    ; panel text per level (lvl_name_text)",
           "; ---- evaluation bounds the build checked (_check_eval; asm/engine/eng_eval.s)",
           f"WEAKNESS_MAX     = {WEAKNESS_MAX}   ; the per-piece terms against one side, at most",
-          f"EVAL_ABS_MAX     = ${EVAL_ABS_MAX:04X} ; |the evaluation and its intermediates|, at most"]
+          f"EVAL_ABS_MAX     = ${EVAL_ABS_MAX:04X} ; |the evaluation and its intermediates|, at most",
+          "; ---- endgames against a bare side (reference_py/endgame.py; eng_endgame.s):",
+          "; eng_bare = EG_ACTIVE | EG_BOTH (both bare) or EG_STRONG_BLACK (Black is the",
+          "; strong side) | the shift; eg_scale rows are EG_ROW_* (a class * 9)",
+          "EG_ACTIVE        = $80", "EG_STRONG_BLACK  = $40", "EG_BOTH          = $20",
+          "EG_SHIFT_MASK    = $07",
+          f"EG_BOTH_BARE     = ${0x80 | 0x20 | (cfg.endgame.both_bare if cfg.endgame else 0):02X} "
+          "; eng_bare when both sides are bare",
+          f"EG_KING_CENTRE   = {cfg.endgame.king_centre if cfg.endgame else 0}"]
+    c += [f"EG_ROW_{name.upper():<9} = {i * len(DEFENCE_NAMES)}" for i, name in enumerate(CLASSES)]
     # search (asm/engine/eng_search*.s): reductions, bounds and the per-ply
     # array sizes the levels need (ply_sizes; the PV rows at plies below depth)
     c += ["; ---- search (asm/engine/eng_search*.s; search.py constants and level maxima)",
@@ -455,7 +474,18 @@ def data_tables(inp: Inputs) -> str:
 
     # knowledge tables (evaluate.build_tables)
     t += ["", "; ---- knowledge tables (evaluate.build_tables), per weight set"]
-    t += ["ev_knowledge: ; 1 = the set has leaf knowledge terms"] + _bytes(int(tb.knowledge) for tb in tables)
+    t += ["ev_knowledge: ; 1 = the set has leaf knowledge terms or the endgame terms"]
+    t += _bytes(int(tb.knowledge or tb.endgame is not None) for tb in tables)
+    t += ["ev_endgame: ; 1 = the set uses the endgame terms (eng_bare_calc)"]
+    t += _bytes(int(tb.endgame is not None) for tb in tables)
+    eg = inp.cfg.endgame or EndgameTables(scale=((0,) * len(DEFENCE_NAMES),) * len(CLASSES), both_bare=0,
+                                          king_mobility=(0,) * 5, king_centre=0, near=(0,) * (NEAR_MAX_DISTANCE + 1))
+    t += ["; the endgame's shifts [EG_ROW_* + advisors + 3 * elephants of the bare side]", "eg_scale:"]
+    t += _bytes((v for row in eg.scale for v in row), len(DEFENCE_NAMES))
+    t += ["; by the bare king's free squares [0..4]", "eg_mobility:"]
+    t += _bytes(eg.king_mobility)
+    t += ["; per strong horse or pawn, by its distance (files + ranks) to the bare king", "eg_near:"]
+    t += _bytes(eg.near, 9)
     t += _table16("ev_tempo", [tb.tempo for tb in tables], "the tempo bonus per set (16-bit)")
     # the per-piece terms as weaknesses (asm/engine/eng_eval.s WEAKNESS, eng_eval_ge)
     wk = [weakness_weights(tb) for tb in tables]

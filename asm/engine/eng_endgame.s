@@ -1,0 +1,320 @@
+; eng_endgame.s: the endgame terms against a bare side (reference_py/endgame.py).
+;
+; A side with no rook, horse, cannon or pawn is bare.  eng_bare holds the
+; position's class, kept up to date where the counts change (eng_bare_calc:
+; eng_mterm_sum at eng_load and after a capture in eng_make, eng_unmake
+; after a capture), so the evaluation of an ordinary position only tests
+; that byte.  When it is not 0, eng_eval_ge hands over to eng_eval_endgame:
+; the exact evaluation, the strong side's drive, then the class's shift.
+;
+; eng_bare:  0                      no side bare, or a set without the terms
+;            EG_BOTH_BARE            both sides bare (the shift, no drive)
+;            EG_ACTIVE | [EG_STRONG_BLACK] | shift    one side bare
+
+.include "global.inc"
+.include "eng.inc"
+.include "search.inc"
+
+acc   = local+0        ; the evaluation (eng_eval_ge's acc)
+drv   = local+2        ; eng_eval_endgame: the drive being summed
+wf    = local+3        ;   the bare king's file
+wr    = local+4        ;   and rank
+dist  = local+5        ;   scratch
+
+.assert EG_ROW_OTHER = 0, error, "eng_bare_calc reaches EG_ROW_OTHER with Z = 1"
+.assert EG_STRONG_BLACK = $40, error, "eng_eval_endgame reads EG_STRONG_BLACK as bit 6 (BIT: V)"
+
+;; drv += eg_near[files + ranks from the bare king (wf, wr)] for the strong
+;; side's piece in slot X + `slot`, when it is on the board.  Clobbers A, Y.
+;; 7 cycles for an empty slot, about 50 for a piece.
+.macro NEAR slot
+  .local skip, fpos, rpos
+  ldy piece_sq+slot,x
+  beq skip
+  lda sq_file,y
+  sec
+  sbc wf
+  bcs fpos
+  eor #$FF             ; C = 0: -A = ~A + 1
+  adc #1
+fpos:
+  sta dist
+  lda sq_rank,y
+  sec
+  sbc wr
+  bcs rpos
+  eor #$FF
+  adc #1
+rpos:
+  clc
+  adc dist
+  tay
+  lda eg_near,y
+  clc
+  adc drv
+  sta drv
+skip:
+.endmacro
+
+.segment "CODE"
+
+;;
+; eng_bare = the position's endgame class (reference_py/endgame.py): 0 when
+; the active set has no endgame terms (ev_endgame) or no side is bare;
+; EG_BOTH_BARE when both are; else EG_ACTIVE, | EG_STRONG_BLACK when Black
+; is the strong side, | the shift eg_scale[EG_ROW_* of the strong side's
+; attackers (a lone rook, horse, cannon without / with an advisor of its
+; own, one pawn, two pawns, other) + the bare side's advisors + 3 * its
+; elephants].
+; Input: counts, eng_vset.  Output: eng_bare.
+; Uses 1 byte of stack, no locals.  Clobbers A, X, Y.
+; Cycles (to the RTS): 12 with a set without the terms; 35 when Red has an
+;   attacker and Black too (the usual case); about 90-120 with a bare side.
+.proc eng_bare_calc
+  ldx eng_vset
+  lda ev_endgame,x
+  beq store            ; A = 0
+  lda counts+KIND_ROOK
+  ora counts+KIND_HORSE
+  ora counts+KIND_CANNON
+  ora counts+KIND_PAWN
+  beq red_bare
+  lda counts+8+KIND_ROOK
+  ora counts+8+KIND_HORSE
+  ora counts+8+KIND_CANNON
+  ora counts+8+KIND_PAWN
+  bne none
+  ldy #0               ; Black is bare: Red (Y = 0) is the strong side,
+  ldx #8               ;   X = 8 the bare side's counts
+  lda #EG_ACTIVE
+  bne classify         ; always
+none:
+  lda #0
+store:
+  sta eng_bare
+  rts
+red_bare:
+  lda counts+8+KIND_ROOK
+  ora counts+8+KIND_HORSE
+  ora counts+8+KIND_CANNON
+  ora counts+8+KIND_PAWN
+  bne black_strong
+  lda #EG_BOTH_BARE
+  sta eng_bare
+  rts
+black_strong:
+  ldy #8
+  ldx #0
+  lda #EG_ACTIVE | EG_STRONG_BLACK
+classify:
+  pha                  ; the flags
+  lda counts+KIND_ROOK,y       ; the strong side's attackers
+  clc
+  adc counts+KIND_HORSE,y
+  adc counts+KIND_CANNON,y
+  adc counts+KIND_PAWN,y
+  cmp #1
+  beq one
+  cmp #2
+  bne other
+  lda counts+KIND_PAWN,y
+  cmp #2
+  bne other
+  lda #EG_ROW_PP
+  bne row              ; always
+other:
+  lda #EG_ROW_OTHER    ; 0: Z = 1
+  beq row              ; always
+one:
+  lda counts+KIND_ROOK,y
+  beq :+
+  lda #EG_ROW_R
+  bne row
+: lda counts+KIND_HORSE,y
+  beq :+
+  lda #EG_ROW_H
+  bne row
+: lda counts+KIND_PAWN,y
+  beq :+
+  lda #EG_ROW_P
+  bne row
+: lda counts+KIND_ADVISOR,y    ; a lone cannon: with a screen of its own or not
+  beq :+
+  lda #EG_ROW_CA
+  bne row
+: lda #EG_ROW_C
+row:                   ; + the column: advisors + 3 * elephants of the bare side
+  clc
+  adc counts+KIND_ADVISOR,x
+  adc counts+KIND_ELEPHANT,x
+  adc counts+KIND_ELEPHANT,x
+  adc counts+KIND_ELEPHANT,x
+  tax
+  pla
+  ora eg_scale,x
+  sta eng_bare
+  rts
+.endproc
+
+;; eg_free += 1 when the bare king's neighbour eg_king + d is in its palace
+;; (FLAG_*_PALACE `palace`), holds none of its pieces (tag `weak_tag`) and
+;; is not attacked by the strong side `strong` (eng_attacked).  Clobbers
+;; A, X, Y, local+0..9.  About 15 cycles off the palace, + eng_attacked.
+.macro FREE d, palace, weak_tag, strong
+  .local skip
+  lda eg_king
+  clc
+  adc #<(d)
+  tay
+  lda sq_flags,y
+  and #palace
+  beq skip
+  lda board,y
+  and #weak_tag
+  bne skip
+  lda #strong
+  jsr eng_attacked
+  bcs skip
+  inc eg_free
+skip:
+.endmacro
+
+;; eg_free = the free squares of the bare king of side `weak` (its four
+;; orthogonal neighbours: FREE).  Clobbers A, X, Y, local+0..9.
+.macro FREE_SQUARES weak
+  lda piece_sq+16*(weak)+SLOT_KING
+  sta eg_king
+  lda #0
+  sta eg_free
+  .if weak = ::SIDE_RED
+  FREE ::UP, ::FLAG_RED_PALACE, ::RED_TAG, ::SIDE_BLACK
+  FREE ::DOWN, ::FLAG_RED_PALACE, ::RED_TAG, ::SIDE_BLACK
+  FREE ::LEFT, ::FLAG_RED_PALACE, ::RED_TAG, ::SIDE_BLACK
+  FREE ::RIGHT, ::FLAG_RED_PALACE, ::RED_TAG, ::SIDE_BLACK
+  .else
+  FREE ::UP, ::FLAG_BLACK_PALACE, ::BLACK_TAG, ::SIDE_RED
+  FREE ::DOWN, ::FLAG_BLACK_PALACE, ::BLACK_TAG, ::SIDE_RED
+  FREE ::LEFT, ::FLAG_BLACK_PALACE, ::BLACK_TAG, ::SIDE_RED
+  FREE ::RIGHT, ::FLAG_BLACK_PALACE, ::BLACK_TAG, ::SIDE_RED
+  .endif
+.endmacro
+
+;;
+; eng_eval_ge for a position with a bare side (eng_bare != 0; eng_eval_ge
+; jumps here).  Unless both sides are bare, the strong side's drive d
+; first: eg_mobility[the bare king's free squares] (FREE_SQUARES, with
+; eng_attacked), EG_KING_CENTRE for the strong king on file e, eg_near per
+; strong horse and pawn by its distance to the bare king.  Then the exact
+; evaluation e (eng_eval_terms with T = $7FFF), + d when the strong side is
+; to move, - d when not; then e shifted right (arithmetic: rounding down)
+; by eng_bare's shift, and compared with T.
+; Input: as eng_eval_ge (T in local+12..13, kept).  Output: as eng_eval_ge.
+; Uses local+0..9 (eng_attacked), eg_king, eg_free and 5 bytes of stack (d,
+; T, and eng_eval_terms' call with its ev_cannon).  Clobbers A, X, Y.
+; Cycles: eng_eval_ge's exact evaluation + about 200 + eng_attacked per
+;   free-square candidate (at most 4) + 50 per strong horse or pawn + 17
+;   per bit of shift.
+.proc eng_eval_endgame
+  bit eng_bare
+  bvc red_or_none      ; V = EG_STRONG_BLACK
+  jmp black_strong
+red_or_none:
+  lda eng_bare
+  and #EG_BOTH
+  beq red_strong
+  lda #0               ; d = 0 when both sides are bare
+  jmp exact
+red_strong:
+  FREE_SQUARES ::SIDE_BLACK
+  ldx #0               ; X = the strong side's slots
+  jmp drive
+black_strong:
+  FREE_SQUARES ::SIDE_RED
+  ldx #16
+drive:                 ; X = the strong side's first slot
+  ldy eg_free
+  lda eg_mobility,y
+  sta drv
+  ldy eg_king
+  lda sq_file,y
+  sta wf
+  lda sq_rank,y
+  sta wr
+  ldy piece_sq+SLOT_KING,x
+  lda sq_file,y
+  cmp #4
+  bne :+
+  lda drv
+  clc
+  adc #EG_KING_CENTRE
+  sta drv
+: NEAR SLOT_HORSE
+  NEAR SLOT_HORSE+1
+  NEAR SLOT_PAWN
+  NEAR SLOT_PAWN+1
+  NEAR SLOT_PAWN+2
+  NEAR SLOT_PAWN+3
+  NEAR SLOT_PAWN+4
+  lda drv
+exact:
+  pha                  ; d
+  lda eval_t+1
+  pha
+  lda eval_t
+  pha
+  lda #$FF             ; T = $7FFF: the exact evaluation
+  sta eval_t
+  lda #$7F
+  sta eval_t+1
+  ldx eng_vset
+  jsr eng_eval_terms
+  pla
+  sta eval_t
+  pla
+  sta eval_t+1
+  pla
+  sta drv
+  lda eng_bare         ; the strong side (bit 6) to move?
+  asl a
+  asl a                ; C = EG_STRONG_BLACK
+  lda #0
+  rol a
+  cmp eng_side
+  bne subtract
+  clc                  ; e += d
+  lda acc
+  adc drv
+  sta acc
+  bcc shift
+  inc acc+1
+  bcs shift            ; always (INC keeps C = 1)
+subtract:              ; (d = 0 when both are bare)
+  sec                  ; e -= d
+  lda acc
+  sbc drv
+  sta acc
+  bcs shift
+  dec acc+1
+shift:
+  lda eng_bare
+  and #EG_SHIFT_MASK
+  beq compare
+  tax
+: lda acc+1            ; e >>= 1, rounding down
+  cmp #$80
+  ror acc+1
+  ror acc
+  dex
+  bne :-
+compare:               ; C = 1 when e < T
+  lda acc
+  cmp eval_t
+  lda acc+1
+  sbc eval_t+1
+  bvc :+
+  eor #$80
+: asl a
+  ldx acc+1
+  lda acc
+  rts
+.endproc

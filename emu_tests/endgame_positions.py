@@ -1,0 +1,83 @@
+"""Seeded random positions with a bare side (or one capture from one), for
+the ROM-vs-reference tests of the endgame terms (reference_py/endgame.py).
+
+Each position has one side with only its king, advisors and elephants and
+the other with a few attackers from a list of material signatures that
+covers every row of the endgame scale table (a lone rook, horse, cannon
+with and without an advisor, one and two pawns, and larger sets), both
+sides bare, and `near` positions where the bare side still has one
+attacker the strong side can take, so that a search crosses into and out
+of the endgame class through make and unmake.
+"""
+from __future__ import annotations
+
+import random
+
+from reference_py.board import ADVISOR, BLACK, CANNON, ELEPHANT, HORSE, KING, PAWN, RED, ROOK
+from reference_py.fen import FenError, _can_stand, parse_fen
+from reference_py.position import Position
+
+LETTER = {KING: "k", ADVISOR: "a", ELEPHANT: "b", HORSE: "n", ROOK: "r", CANNON: "c", PAWN: "p"}
+CODE = {"A": ADVISOR, "E": ELEPHANT, "H": HORSE, "R": ROOK, "C": CANNON, "P": PAWN}
+# the strong side's pieces besides its king: every row of the scale table
+STRONG = ("R", "H", "C", "CE", "CA", "CAA", "P", "PP", "PPP", "RA", "HP", "CP", "RP", "HH", "RC",
+          "RAAEE", "HAE", "", "AE")
+DEFENCE = ("", "A", "AA", "E", "AE", "AAE", "EE", "AEE", "AAEE")
+
+
+def _fen(occ: dict[tuple[int, int], tuple[int, int]], side: int) -> str:
+    rows = []
+    for r in range(9, -1, -1):
+        row, empty = "", 0
+        for f in range(9):
+            if (f, r) in occ:
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                s, k = occ[(f, r)]
+                row += LETTER[k].upper() if s == RED else LETTER[k]
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows) + (" w" if side == RED else " b") + " - - 0 1"
+
+
+def random_position(strong: str, weak: str, rng: random.Random) -> Position:
+    """A legal position: `strong` (letters of CODE) for one side, `weak` for
+    the other, each with its king, the side to move at random."""
+    while True:
+        strong_side = rng.choice((RED, BLACK))
+        occ: dict[tuple[int, int], tuple[int, int]] = {}
+        ok = True
+        for side, spec in ((strong_side, "K" + strong), (strong_side ^ 1, "K" + weak)):
+            for ch in spec:
+                kind = KING if ch == "K" else CODE[ch]
+                for _ in range(300):
+                    f, r = rng.randrange(9), rng.randrange(10)
+                    if (f, r) not in occ and _can_stand(side, kind, f, r):
+                        occ[(f, r)] = (side, kind)
+                        break
+                else:
+                    ok = False
+        if not ok:
+            continue
+        try:
+            pos = parse_fen(_fen(occ, rng.choice((RED, BLACK))))
+        except FenError:
+            continue
+        if pos.legal_moves():
+            return pos
+
+
+def endgame_positions(n: int, seed: int = 2026) -> list[Position]:
+    """n positions: bare sides against every signature of STRONG, and near
+    positions (the weak side keeps one pawn, horse or cannon)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        strong = STRONG[i % len(STRONG)]
+        weak = rng.choice(DEFENCE)
+        if i % 5 == 4:
+            weak += rng.choice("PHC")
+        out.append(random_position(strong, weak, rng))
+    return out

@@ -1,0 +1,120 @@
+"""The endgame terms (reference_py/endgame.py; asm/engine/eng_endgame.s) in
+the ROM equal the reference's: the class the ROM keeps in eng_bare, the
+evaluation and the lazy test e >= T on seeded positions with a bare side
+(emu_tests/endgame_positions.py), and whole searches at every level from
+positions in and next to the endgame class, so that make and unmake carry
+the class across captures.  The guards of tools/nes are active (stack
+floor, undocumented opcodes, out-of-map accesses)."""
+from __future__ import annotations
+
+import dataclasses
+import statistics
+
+import pytest
+
+from emu_tests.endgame_positions import endgame_positions
+from reference_py.board import HORSE, PAWN
+from reference_py.config import load_eval
+from reference_py.endgame import adjust, bare_side, defence, strong_class
+from reference_py.evaluate import evaluate, tables_for
+from reference_py.position import KIND_RANGES
+from reference_py.search import levels
+from tools.nes.search import RomSearch, reference_search
+
+SETS = list(load_eval().sets)
+POSITIONS = endgame_positions(380)
+LEVELS = [lv.name for lv in levels()]
+HORSE_SLOTS = tuple(dict(KIND_RANGES)[HORSE])
+PAWN_SLOTS = tuple(dict(KIND_RANGES)[PAWN])
+
+
+@pytest.fixture(scope="module")
+def rs() -> RomSearch:
+    return RomSearch()
+
+
+def _loaded(pos, set_name):
+    t = tables_for(set_name)
+    p = pos.copy()
+    p.rebuild()
+    p.set_values(t.values)
+    return p, t
+
+
+def _expected_bare(pos, t) -> int:
+    """eng_bare as asm/engine/eng_endgame.s documents it, from the reference."""
+    if t.endgame is None:
+        return 0
+    bare = bare_side(pos.count)
+    if bare is None:
+        return 0
+    if bare == 2:
+        return 0x80 | 0x20 | t.endgame.both_bare
+    strong = bare ^ 1
+    shift = t.endgame.scale[strong_class(pos.count, strong)][defence(pos.count, bare)]
+    return 0x80 | (0x40 if strong else 0) | shift
+
+
+def test_the_positions_cover_every_class():
+    t = tables_for("full")
+    seen = {(bare_side(p.count), strong_class(p.count, bare_side(p.count) ^ 1) if bare_side(p.count) in (0, 1)
+             else None) for p in POSITIONS}
+    rows = {c for b, c in seen if b in (0, 1)}
+    assert rows == set(range(len(t.endgame.scale))), rows
+    assert (2, None) in seen and (None, None) in seen
+
+
+@pytest.mark.parametrize("set_name", SETS)
+def test_eval_and_class_equal_reference(rs, set_name):
+    cycles, bad = [], []
+    for i, pos in enumerate(POSITIONS):
+        p, t = _loaded(pos, set_name)
+        want = evaluate(p, t)
+        got, c = rs.eval(p, set_name)
+        cls = rs.read("eng_bare", 1)[0]
+        if (got, cls) != (want, _expected_bare(p, t)):
+            bad.append((i, want, got, _expected_bare(p, t), cls))
+        cycles.append(c)
+    print(f"\neng_eval [{set_name}] with a bare side: cycles min {min(cycles)}, "
+          f"median {statistics.median(cycles):.0f}, max {max(cycles)}")
+    assert not bad, f"{len(bad)} mismatches (index, reference, rom, class, rom class): {bad[:5]}"
+
+
+def test_the_terms_change_the_evaluation():
+    """The full set's endgame terms are not a no-op on these positions: the
+    evaluation without them, adjusted, is the evaluation with them."""
+    t = tables_for("full")
+    plain_tables = dataclasses.replace(t, endgame=None)
+    changed = 0
+    for pos in POSITIONS:
+        p, _ = _loaded(pos, "full")
+        plain = evaluate(p, plain_tables)
+        with_terms = evaluate(p, t)
+        changed += with_terms != plain
+        assert with_terms == adjust(plain, p, t.endgame, HORSE_SLOTS, PAWN_SLOTS)
+    assert changed > len(POSITIONS) // 2
+
+
+@pytest.mark.parametrize("set_name", SETS)
+def test_lazy_eval_with_a_bare_side(rs, set_name):
+    for i, pos in enumerate(POSITIONS[::3]):
+        p, t = _loaded(pos, set_name)
+        want = evaluate(p, t)
+        rs.load(p, rs.sets.index(set_name))
+        for off in (-32000, -50, -1, 0, 1, 50, 32000):
+            threshold = off if abs(off) > 1000 else want + off
+            ge, got, _ = rs.eval_ge(p, set_name, threshold, load=False)
+            assert ge == (want >= threshold), f"position {i}, T = e {off:+}"
+            if not ge:
+                assert got == want
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_searches_equal_reference(rs, level):
+    """Move, score, nodes, depth and PV at every level: 12 positions at the
+    weaker levels, 6 at the stronger (py65 time)."""
+    picks = POSITIONS[:12] if level in LEVELS[:3] else POSITIONS[:30:5]
+    for i, pos in enumerate(picks):
+        want = reference_search(pos, level)
+        got = rs.search(pos, level)
+        assert {k: got[k] for k in want} == want, f"position {i} ({level})"
