@@ -21,18 +21,33 @@ import atexit
 import os
 import re
 import shutil
+import time
 from dataclasses import dataclass
 
-from reference_py.protocol.client import EngineClient, bestmove
+from reference_py.protocol.client import EngineClient, EngineTimeout, bestmove
 from reference_py.protocol.coords import Coordinates
 
 FS_DEFAULT = "/usr/games/fairy-stockfish"
 FS_LIMITS = ("nodes", "depth")
 FS_TIMEOUT = 120.0            # seconds for one move (a fixed-limit search takes far less)
+MATE_CP = 30000
+_INFO = re.compile(r"^info .*?\bdepth (\d+) .*?\bscore (cp|mate) (-?\d+)( lowerbound| upperbound)?")
 
 
 class PlayerError(ValueError):
     """A player specification that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One search's answer: the best move (ICCS, None if there is none), the
+    score for the side to move (centipawns, mates as +-(MATE_CP - moves)),
+    the mate distance in moves (+: the side to move mates; None without a
+    mate score) and the depth of that score."""
+    move: str | None
+    score: int
+    mate: int | None
+    depth: int
 
 
 @dataclass(frozen=True)
@@ -99,17 +114,52 @@ class FairyStockfish:
         self.client.send("ucinewgame", "isready")
         self.client.until("readyok", 60)
 
-    def move(self, moves: list[str], spec: AnchorSpec) -> str | None:
-        """Its move (ICCS) after `moves` (ICCS) from the start position."""
-        line = "position startpos" + (" moves " + " ".join(self.coords.to_client(m) for m in moves) if moves else "")
+    def position(self, moves: list[str], fen: str | None = None) -> str:
+        """The UCI `position` command for `moves` (ICCS) after `fen` (the start position if None)."""
+        start = f"position fen {fen}" if fen else "position startpos"
+        return start + (" moves " + " ".join(self.coords.to_client(m) for m in moves) if moves else "")
+
+    def move(self, moves: list[str], spec: AnchorSpec, fen: str | None = None) -> str | None:
+        """Its move (ICCS) after `moves` (ICCS) from `fen` (the start position if None)."""
+        line = self.position(moves, fen)
         self.client.send(line, spec.go)
         got = bestmove(self.client.until("bestmove", FS_TIMEOUT))
         return None if got is None else self.coords.to_iccs(got)
 
+    def analyse(self, moves: list[str], depth: int, fen: str | None = None,
+                cap_s: float | None = None) -> Analysis:
+        """`go depth` after `moves` (ICCS) from `fen`, stopped after `cap_s`
+        seconds if given: its move and the last completed depth's score."""
+        self.client.send(self.position(moves, fen), f"go depth {depth}")
+        deadline = None if cap_s is None else time.monotonic() + cap_s
+        stopped = False
+        last = (0, 0, None)             # depth, cp, mate
+        while True:
+            if deadline is not None and not stopped:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self.client.send("stop")
+                    stopped = True
+                    continue
+                try:
+                    line = self.client.read(left)
+                except EngineTimeout:
+                    continue            # the cap passed: stop it
+            else:
+                line = self.client.read(FS_TIMEOUT)
+            if line.startswith("bestmove"):
+                got = bestmove([line])
+                d, cp, mate = last
+                return Analysis(None if got is None else self.coords.to_iccs(got), cp, mate, d)
+            m = _INFO.search(line)
+            if m and not m.group(4):    # a bound is not a result
+                v = int(m.group(3))
+                last = ((int(m.group(1)), v, None) if m.group(2) == "cp" else
+                        (int(m.group(1)), (MATE_CP - abs(v)) * (1 if v > 0 else -1), v))
+
     def evaluate(self, moves: list[str], depth: int) -> int:
         """Its score (centipawns, side to move; mates as +-30000) at `depth`."""
-        line = "position startpos" + (" moves " + " ".join(self.coords.to_client(m) for m in moves) if moves else "")
-        self.client.send(line, f"go depth {depth}")
+        self.client.send(self.position(moves), f"go depth {depth}")
         lines = self.client.until("bestmove", FS_TIMEOUT)
         score = 0
         for ln in lines:
