@@ -6,8 +6,9 @@ A task is a small dict (it crosses process and machine boundaries):
      "max_plies": int, "trees": {name: tree reference}, "fen": FEN}
 
 "fen" is optional: the position the game starts from (the start position
-without it), before the opening's moves; a task without it keeps the key
-it always had.  The game is refereed by
+without it), before the opening's moves; "fs_variant" is optional too: the
+UCI_Variant a Fairy-Stockfish player uses (players.VARIANTS; xiangqi
+without it).  A task without them keeps the key it always had.  The game is refereed by
 reference_py.rules (the ROM's game rules: mate and stalemate lose,
 perpetual check loses, threefold repetition and 60 moves without a capture
 draw); a game still going after `max_plies` plies in all is adjudicated a
@@ -43,8 +44,9 @@ def stable_seed(*parts: object) -> int:
 def task_key(task: dict) -> str:
     """The cache key of a task: what decides the game (not where it runs)."""
     t = {k: task[k] for k in ("red", "black", "opening", "seed", "max_plies")}
-    if task.get("fen") is not None:
-        t["fen"] = task["fen"]
+    for opt in ("fen", "fs_variant"):
+        if task.get(opt) is not None:
+            t[opt] = task[opt]
     t["trees"] = {name: ref["digest"] for name, ref in sorted(task.get("trees", {}).items())}
     return hashlib.sha256(json.dumps(t, sort_keys=True).encode()).hexdigest()[:24]
 
@@ -73,10 +75,10 @@ class _Reference:
 
 
 class _Anchor:
-    def __init__(self, spec: str, fen: str | None) -> None:
+    def __init__(self, spec: str, fen: str | None, variant: str) -> None:
         self.spec = parse_anchor(spec)
         self.fen = fen
-        self.engine = fairy_stockfish()
+        self.engine = fairy_stockfish(variant)
         self.engine.new_game()
         self.nodes = 0
 
@@ -90,10 +92,10 @@ class _Anchor:
         return move
 
 
-def make_player(spec: str, task_trees: dict, fen: str | None = None):
+def make_player(spec: str, task_trees: dict, fen: str | None = None, fs_variant: str = "xiangqi"):
     """The player `spec` names, at the start of a game from `fen` (the start position if None)."""
     if is_anchor(spec):
-        return _Anchor(spec, fen)
+        return _Anchor(spec, fen, fs_variant)
     tree, level = split_level(spec)
     if tree is None:
         return _Reference(reference_py, level, fen or START_FEN)
@@ -109,7 +111,8 @@ def play_game(task: dict) -> dict:
     t0 = time.perf_counter()
     fen = task.get("fen")
     referee = Game(fen or START_FEN)
-    players = [make_player(task[side], task.get("trees", {}), fen) for side in ("red", "black")]
+    players = [make_player(task[side], task.get("trees", {}), fen, task.get("fs_variant") or "xiangqi")
+               for side in ("red", "black")]
     if task["red"] == task["black"] and is_anchor(task["red"]):
         players[1] = players[0]               # one engine plays both sides
     moves: list[str] = []

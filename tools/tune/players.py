@@ -9,7 +9,7 @@ worker process, or a Ray worker on another machine, can build it):
     test side: tools/tune/trees.py), e.g. `base:Master`;
   * `fs:nodes=2000`, `fs:depth=6`: Fairy-Stockfish (Debian's
     /usr/games/fairy-stockfish, or $FAIRY_STOCKFISH) with UCI_Variant
-    xiangqi, one thread, 16 MiB hash cleared before every game, and a
+    xiangqi (or the task's "fs_variant", e.g. xiangqi-rules), one thread, 16 MiB hash cleared before every game, and a
     fixed node or depth limit per move, so that its games are repeatable.
 
 Fairy-Stockfish numbers the ranks 1-10 in its UCI; the games here are kept
@@ -23,6 +23,7 @@ import re
 import shutil
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from reference_py.protocol.client import EngineClient, EngineTimeout, bestmove
 from reference_py.protocol.coords import Coordinates
@@ -31,6 +32,11 @@ FS_DEFAULT = "/usr/games/fairy-stockfish"
 FS_LIMITS = ("nodes", "depth")
 FS_TIMEOUT = 120.0            # seconds for one move (a fixed-limit search takes far less)
 MATE_CP = 30000
+# UCI_Variant values: the built-in xiangqi (draw after 50 moves without a
+# capture), and xiangqi-rules (fairy_variants.ini: draw after 60 moves, as
+# reference_py.rules), which games that may go long without a capture use.
+VARIANT_FILE = Path(__file__).with_name("fairy_variants.ini")
+VARIANTS = ("xiangqi", "xiangqi-rules")
 _INFO = re.compile(r"^info .*?\bdepth (\d+) .*?\bscore (cp|mate) (-?\d+)( lowerbound| upperbound)?")
 
 
@@ -100,14 +106,21 @@ def fs_path() -> str:
 class FairyStockfish:
     """One Fairy-Stockfish process playing xiangqi at fixed limits."""
 
-    def __init__(self, path: str | None = None) -> None:
+    def __init__(self, path: str | None = None, variant: str = "xiangqi") -> None:
+        if variant not in VARIANTS:
+            raise PlayerError(f"Fairy-Stockfish variant '{variant}': expected one of {', '.join(VARIANTS)}")
         self.client = EngineClient([path or fs_path()])
         self.client.send("uci")
         lines = self.client.until("uciok", 30)
         self.name = next((ln[8:] for ln in lines if ln.startswith("id name ")), "Fairy-Stockfish")
-        self.client.send("setoption name UCI_Variant value xiangqi", "setoption name Threads value 1",
+        self.variant = variant
+        if variant != "xiangqi":
+            self.client.send(f"setoption name VariantPath value {VARIANT_FILE}")
+        self.client.send(f"setoption name UCI_Variant value {variant}", "setoption name Threads value 1",
                          "setoption name Hash value 16", "isready")
-        self.client.until("readyok", 30)
+        lines = self.client.until("readyok", 30)
+        if variant != "xiangqi" and not any(ln.startswith(f"info string variant {variant} ") for ln in lines):
+            raise PlayerError(f"{self.name} did not load the variant {variant} from {VARIANT_FILE}")
         self.coords = Coordinates(base=1, fixed=True)
 
     def new_game(self) -> None:
@@ -176,14 +189,15 @@ class FairyStockfish:
             pass
 
 
-_ENGINES: dict[int, FairyStockfish] = {}
+_ENGINES: dict[tuple[int, str], FairyStockfish] = {}
 
 
-def fairy_stockfish() -> FairyStockfish:
-    """This process's Fairy-Stockfish (started on first use, closed at exit).
-    Keyed by process id: a forked worker must not share its parent's pipes."""
-    pid = os.getpid()
-    if pid not in _ENGINES:
-        _ENGINES[pid] = FairyStockfish()
-        atexit.register(_ENGINES[pid].close)
-    return _ENGINES[pid]
+def fairy_stockfish(variant: str = "xiangqi") -> FairyStockfish:
+    """This process's Fairy-Stockfish for `variant` (started on first use,
+    closed at exit).  Keyed by process id: a forked worker must not share
+    its parent's pipes."""
+    key = (os.getpid(), variant)
+    if key not in _ENGINES:
+        _ENGINES[key] = FairyStockfish(variant=variant)
+        atexit.register(_ENGINES[key].close)
+    return _ENGINES[key]
