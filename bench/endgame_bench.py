@@ -80,14 +80,15 @@ def outcome_for_player(game: dict) -> str:
 def summarize(suite: list[Endgame], tasks: list[dict], results: dict[str, dict], verdicts: dict) -> dict:
     """Per class and in all: conversions, drawn endings not lost, median plies to mate."""
     by_id = {eg.id: eg for eg in suite}
-    classes: dict[str, dict] = {}
+    classes: dict[str, dict] = {}          # "CLASS win" / "CLASS draw": its tallies
     positions = []
     for t in tasks:
         g = results.get(task_key(t))
         if g is None:
             continue
         eg = by_id[t["id"]]
-        c = classes.setdefault(eg.cls, {"class": eg.cls, "result": "draw" if eg.result == "draw" else "win",
+        kind = "draw" if eg.result == "draw" else "win"      # a class may have won and drawn positions
+        c = classes.setdefault(f"{eg.cls} {kind}", {"class": eg.cls, "result": kind,
                                         "positions": 0, "converted": 0, "mate_plies": [],
                                         "hold_games": 0, "hold_not_lost": 0, "push_games": 0,
                                         "push_not_lost": 0, "push_won": 0})
@@ -107,6 +108,7 @@ def summarize(suite: list[Endgame], tasks: list[dict], results: dict[str, dict],
             if t["role"] == "push":
                 c["positions"] += 1
                 c["push_won"] += out == "won"
+    classes = dict(sorted(classes.items(), key=lambda kv: kv[1]["result"] == "draw"))
     for c in classes.values():
         c["median_mate_plies"] = statistics.median(c["mate_plies"]) if c["mate_plies"] else None
     won = [c for c in classes.values() if c["result"] == "win"]
