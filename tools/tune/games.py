@@ -3,9 +3,12 @@
 A task is a small dict (it crosses process and machine boundaries):
 
     {"red": SPEC, "black": SPEC, "opening": [ICCS...], "seed": int,
-     "max_plies": int, "trees": {name: tree reference}}
+     "max_plies": int, "trees": {name: tree reference}, "fen": FEN}
 
-The game starts from the opening's position and is refereed by
+"fen" is optional: the position the game starts from (the start position
+without it), before the opening's moves; "fs_variant" is optional too: the
+UCI_Variant a Fairy-Stockfish player uses (players.VARIANTS; xiangqi
+without it).  A task without them keeps the key it always had.  The game is refereed by
 reference_py.rules (the ROM's game rules: mate and stalemate lose,
 perpetual check loses, threefold repetition and 60 moves without a capture
 draw); a game still going after `max_plies` plies in all is adjudicated a
@@ -41,6 +44,9 @@ def stable_seed(*parts: object) -> int:
 def task_key(task: dict) -> str:
     """The cache key of a task: what decides the game (not where it runs)."""
     t = {k: task[k] for k in ("red", "black", "opening", "seed", "max_plies")}
+    for opt in ("fen", "fs_variant"):
+        if task.get(opt) is not None:
+            t[opt] = task[opt]
     t["trees"] = {name: ref["digest"] for name, ref in sorted(task.get("trees", {}).items())}
     return hashlib.sha256(json.dumps(t, sort_keys=True).encode()).hexdigest()[:24]
 
@@ -48,7 +54,7 @@ def task_key(task: dict) -> str:
 class _Reference:
     """A level of a reference tree, with its own copy of the game."""
 
-    def __init__(self, pkg: ModuleType, level: str) -> None:
+    def __init__(self, pkg: ModuleType, level: str, fen: str) -> None:
         self.search = pkg.search
         self.move_iccs = pkg.board.move_iccs
         try:
@@ -56,7 +62,7 @@ class _Reference:
         except KeyError:
             names = ", ".join(lv.name for lv in pkg.search.levels())
             raise PlayerError(f"unknown level '{level}' (known: {names})") from None
-        self.game = pkg.rules.Game(pkg.fen.START_FEN)
+        self.game = pkg.rules.Game(fen)
         self.nodes = 0
 
     def play(self, text: str) -> None:
@@ -69,9 +75,10 @@ class _Reference:
 
 
 class _Anchor:
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, fen: str | None, variant: str) -> None:
         self.spec = parse_anchor(spec)
-        self.engine = fairy_stockfish()
+        self.fen = fen
+        self.engine = fairy_stockfish(variant)
         self.engine.new_game()
         self.nodes = 0
 
@@ -79,21 +86,22 @@ class _Anchor:
         pass
 
     def choose(self, moves: list[str], seed: int) -> str:
-        move = self.engine.move(moves, self.spec)
+        move = self.engine.move(moves, self.spec, self.fen)
         if move is None:
             raise PlayerError(f"{self.spec.text} answered no move after {' '.join(moves)}")
         return move
 
 
-def make_player(spec: str, task_trees: dict):
+def make_player(spec: str, task_trees: dict, fen: str | None = None, fs_variant: str = "xiangqi"):
+    """The player `spec` names, at the start of a game from `fen` (the start position if None)."""
     if is_anchor(spec):
-        return _Anchor(spec)
+        return _Anchor(spec, fen, fs_variant)
     tree, level = split_level(spec)
     if tree is None:
-        return _Reference(reference_py, level)
+        return _Reference(reference_py, level, fen or START_FEN)
     if tree not in task_trees:
         raise PlayerError(f"player '{spec}': no tree named '{tree}' in this task")
-    return _Reference(trees.load(task_trees[tree]), level)
+    return _Reference(trees.load(task_trees[tree]), level, fen or START_FEN)
 
 
 def play_game(task: dict) -> dict:
@@ -101,8 +109,10 @@ def play_game(task: dict) -> dict:
     for sub in ("search", "rules", "fen", "board"):     # the package's submodules as its attributes
         importlib.import_module(f"reference_py.{sub}")
     t0 = time.perf_counter()
-    referee = Game(START_FEN)
-    players = [make_player(task["red"], task.get("trees", {})), make_player(task["black"], task.get("trees", {}))]
+    fen = task.get("fen")
+    referee = Game(fen or START_FEN)
+    players = [make_player(task[side], task.get("trees", {}), fen, task.get("fs_variant") or "xiangqi")
+               for side in ("red", "black")]
     if task["red"] == task["black"] and is_anchor(task["red"]):
         players[1] = players[0]               # one engine plays both sides
     moves: list[str] = []
