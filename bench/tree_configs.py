@@ -1,0 +1,118 @@
+"""The engine configurations the book benchmarks compare, and where their games start.
+
+A configuration is `NAME=SPEC`: NAME (letters, digits, `_`, `-`) labels its
+rows and is the tree's name in game tasks (`NAME:Master`); SPEC is a
+tools/tune tree (a folder of YAML files, a checkout holding config/, or a
+git revision: tools/tune/trees.py), optionally prefixed `nobook:`, which
+takes that tree and sets the played level's `book` to 0 in its
+difficulty.yaml.  So "Master without the book" needs no folder of its own:
+`without=nobook:config`.
+
+Openings: `start` plays every game from the start position (where the book
+matters most; a level without book or noise then plays the same game every
+time against a fixed-depth Fairy-Stockfish, which the reports count as
+distinct games), or a suite file (tools/tune/openings.py) plays pair k from
+line k, as the ladder does.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from tools.tune.openings import Opening, Suite, load_suite
+from tools.tune.trees import collect, load, prepare_files
+
+ROOT = Path(__file__).resolve().parents[1]
+NO_BOOK = "nobook:"
+START = "start"
+START_SUITE = Suite(Path(START), "", (Opening(0, 0, (), "the start position"),))
+NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+class ConfigError(ValueError):
+    """A configuration argument that cannot be used (says which and why)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    spec: str          # as given (for reports)
+    ref: dict          # the tree reference game tasks carry
+
+    def player(self, level: str) -> str:
+        return f"{self.name}:{level}"
+
+
+def parse(text: str) -> tuple[str, str]:
+    """`NAME=SPEC` -> (NAME, SPEC)."""
+    name, sep, spec = text.partition("=")
+    if not sep or not spec:
+        raise ConfigError(f"configuration '{text}': expected NAME=SPEC (e.g. without=nobook:config)")
+    if not NAME_RE.fullmatch(name):
+        raise ConfigError(f"configuration '{text}': the name '{name}' must be 1-32 letters, digits, '_' or '-'")
+    return name, spec
+
+
+def without_book(difficulty: bytes, level: str, where: str) -> bytes:
+    """difficulty.yaml's text with `level`'s book set to 0."""
+    try:
+        doc = yaml.safe_load(difficulty)
+        levels = doc["levels"]
+        entry = next((lv for lv in levels if str(lv.get("name", "")).lower() == level.lower()), None)
+    except (yaml.YAMLError, KeyError, TypeError, AttributeError) as exc:
+        raise ConfigError(f"{where}: difficulty.yaml is not a list of levels ({exc})") from None
+    if entry is None:
+        names = ", ".join(str(lv.get("name")) for lv in levels)
+        raise ConfigError(f"{where}: no level '{level}' in difficulty.yaml (known: {names})")
+    entry["book"] = 0
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True).encode()
+
+
+def build(text: str, level: str, ship: bool = False) -> Config:
+    """The configuration `NAME=SPEC` names, its tree built and checked to have `level`."""
+    name, spec = parse(text)
+    nobook = spec.startswith(NO_BOOK)
+    base = spec[len(NO_BOOK):] if nobook else spec
+    if not base:
+        raise ConfigError(f"configuration '{text}': '{NO_BOOK}' needs a tree after it (e.g. {NO_BOOK}config)")
+    if not Path(base).exists() and (ROOT / base).is_dir():
+        base = str(ROOT / base)               # `config` from any working directory
+    files = collect(base)
+    if nobook:
+        files["config/difficulty.yaml"] = without_book(files["config/difficulty.yaml"], level, text)
+    ref = prepare_files(files, spec, ship)
+    pkg = load(ref)
+    try:
+        lv = pkg.search.level_by_name(level)
+    except KeyError:
+        names = ", ".join(x.name for x in pkg.search.levels())
+        raise ConfigError(f"configuration '{text}': no level '{level}' (known: {names})") from None
+    if nobook and lv.book:
+        raise ConfigError(f"configuration '{text}': {level}'s book is still {lv.book} after setting it to 0")
+    return Config(name, spec, ref)
+
+
+def build_all(texts: list[str], level: str, ship: bool = False) -> list[Config]:
+    """Every configuration, names unique."""
+    seen: set[str] = set()
+    out = []
+    for text in texts:
+        name, _ = parse(text)
+        if name in seen:
+            raise ConfigError(f"configuration '{text}': the name '{name}' is given twice")
+        seen.add(name)
+        out.append(build(text, level, ship))
+    return out
+
+
+def openings(text: str) -> Suite:
+    """`start` (every game from the start position) or a suite file."""
+    return START_SUITE if text == START else load_suite(text)
+
+
+def book_plies(config: Config, level: str) -> int:
+    """How many plies of book the configuration's level plays (0: none)."""
+    return load(config.ref).search.level_by_name(level).book
