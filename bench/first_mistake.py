@@ -47,7 +47,7 @@ from typing import Callable, Sequence
 
 from reference_py.fen import START_FEN
 from reference_py.rules import Game
-from tools.atomic import check_target, write_atomic
+from tools.atomic import write_atomic
 from tools.tune.games import MAX_PLIES, points, task_key
 from tools.tune.match import make_match, tally
 from tools.tune.openings import SuiteError
@@ -264,9 +264,7 @@ def render(data: dict) -> str:
              "book moves a game | mistakes that were book moves |",
              "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|---:|---:|"]
     for r in data["configs"]:
-        e = r["elo"] or {}
-        elo = "n/a" if e.get("elo") is None else (f"{e['elo']:+.0f} ± {e['elo_ci95']:.0f}"
-                                                  if e.get("elo_ci95") is not None else f"{e['elo']:+.0f}")
+        elo, _ = tree_configs.elo_text(r["elo"], r["score"], r["games"], r["distinct_games"])
         ply = (f"{_num(r['ply']['q1'])} / {_num(r['ply']['median'])} / {_num(r['ply']['q3'])} "
                f"({r['ply']['min']}-{r['ply']['max']})") if "ply" in r else "-"
         pcs = (f"{_num(r['pieces']['q1'])} / {_num(r['pieces']['median'])} / {_num(r['pieces']['q3'])} "
@@ -328,10 +326,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     a = parse_args(argv)
     suite = tree_configs.openings(a.openings)
-    configs = tree_configs.build_all(a.config or list(DEFAULT_CONFIGS), a.level, ship=bool(a.cluster))
     md, js = a.out.with_suffix(".md"), a.out.with_suffix(".json")
-    for p in (md, js):
-        check_target(p)
+    tree_configs.check_outputs(md, js)
+    configs = tree_configs.build_all(a.config or list(DEFAULT_CONFIGS), a.level, ship=bool(a.cluster))
     engine = fairy_stockfish().name
     game_cache = GameCache(a.cache / "games.jsonl")
     analysis_cache = GameCache(a.cache / "analyses.jsonl")
@@ -385,8 +382,11 @@ def main(argv: list[str] | None = None) -> int:
 def run(argv: list[str] | None = None) -> int:
     try:
         return main(argv)
-    except (ConfigError, TreeError, PlayerError, SuiteError, ValueError, OSError) as exc:
+    except (ConfigError, TreeError, PlayerError, SuiteError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc.filename}: {exc.strerror}" if exc.filename else f"error: {exc}", file=sys.stderr)
         return 2
 
 

@@ -1,4 +1,5 @@
-"""The engine configurations the book benchmarks compare, and where their games start.
+"""What the book benchmarks share: the engine configurations they compare,
+where their games start, and how a match's Elo is shown.
 
 A configuration is `NAME=SPEC`: NAME (letters, digits, `_`, `-`) labels its
 rows and is the tree's name in game tasks (`NAME:Master`); SPEC is a
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import yaml
 
+from tools.atomic import check_target
 from tools.tune.openings import Opening, Suite, load_suite
 from tools.tune.trees import collect, load, prepare_files
 
@@ -56,18 +58,29 @@ def parse(text: str) -> tuple[str, str]:
     return name, spec
 
 
-def without_book(difficulty: bytes, level: str, where: str) -> bytes:
-    """difficulty.yaml's text with `level`'s book set to 0."""
+def _document(difficulty: bytes, where: str) -> dict:
+    """difficulty.yaml's document, checked to hold a list of levels."""
     try:
         doc = yaml.safe_load(difficulty)
-        levels = doc["levels"]
-        entry = next((lv for lv in levels if str(lv.get("name", "")).lower() == level.lower()), None)
-    except (yaml.YAMLError, KeyError, TypeError, AttributeError) as exc:
+        if not all(isinstance(lv, dict) for lv in doc["levels"]):
+            raise TypeError("a level that is not a mapping")
+        return doc
+    except (yaml.YAMLError, KeyError, TypeError) as exc:
         raise ConfigError(f"{where}: difficulty.yaml is not a list of levels ({exc})") from None
+
+
+def _level(doc: dict, level: str, where: str) -> dict:
+    entry = next((lv for lv in doc["levels"] if str(lv.get("name", "")).lower() == level.lower()), None)
     if entry is None:
-        names = ", ".join(str(lv.get("name")) for lv in levels)
+        names = ", ".join(str(lv.get("name")) for lv in doc["levels"])
         raise ConfigError(f"{where}: no level '{level}' in difficulty.yaml (known: {names})")
-    entry["book"] = 0
+    return entry
+
+
+def without_book(difficulty: bytes, level: str, where: str) -> bytes:
+    """difficulty.yaml's text with `level`'s book set to 0."""
+    doc = _document(difficulty, where)
+    _level(doc, level, where)["book"] = 0
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True).encode()
 
 
@@ -81,6 +94,7 @@ def build(text: str, level: str, ship: bool = False) -> Config:
     if not Path(base).exists() and (ROOT / base).is_dir():
         base = str(ROOT / base)               # `config` from any working directory
     files = collect(base)
+    _level(_document(files["config/difficulty.yaml"], text), level, text)     # before anything is written
     if nobook:
         files["config/difficulty.yaml"] = without_book(files["config/difficulty.yaml"], level, text)
     ref = prepare_files(files, spec, ship)
@@ -113,6 +127,32 @@ def openings(text: str) -> Suite:
     return START_SUITE if text == START else load_suite(text)
 
 
+def check_outputs(*paths: Path) -> None:
+    """Refuse, before any game, outputs that could not be written."""
+    for p in paths:
+        try:
+            check_target(p)
+        except OSError as exc:
+            raise ConfigError(f"cannot write {p}: {exc.strerror}") from None
+
+
 def book_plies(config: Config, level: str) -> int:
     """How many plies of book the configuration's level plays (0: none)."""
     return load(config.ref).search.level_by_name(level).book
+
+
+def elo_text(elo: dict | None, score: float, games: int, distinct: int) -> tuple[str, str]:
+    """(Elo ± half-interval, [low, high]) for a report.  With fewer than half
+    as many distinct games as games the interval is not shown: it would count
+    repeated games as independent evidence."""
+    if not games or elo is None:
+        return "n/a", "-"
+    if elo.get("elo") is None:
+        return ("+inf" if score >= 1 else "-inf" if score <= 0 else "n/a"), "-"
+    value = round(elo["elo"])              # an int: -0.4 shows as +0
+    if 2 * distinct < games:
+        return f"{value:+d}", f"n/a ({distinct} distinct games)"
+    half = f" ± {elo['elo_ci95']:.0f}" if elo.get("elo_ci95") is not None else ""
+    ival = (f"[{round(elo['elo_lo']):+d}, {round(elo['elo_hi']):+d}]" if elo.get("elo_lo") is not None
+            and elo.get("elo_hi") is not None else "-")
+    return f"{value:+d}{half}", ival
