@@ -15,7 +15,9 @@ table, so a position's score is a function of the position): the score
 before each of Master's moves, Master to move, and after it, the
 opponent to move, both from Master's point of view.  Master's first
 decisive mistake is its first move whose drop (before minus after) is
-`--threshold` centipawns or more; a game may have none.  Only the plies
+`--threshold` centipawns or more, unless the move is Fairy-Stockfish's own
+choice there (then the drop is the two searches' horizons, not a mistake);
+a game may have none.  Only the plies
 up to the first mistake are read.
 
 A mistake's ply is the move's number in the game counting from 1 (Red's
@@ -62,7 +64,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CONFIGS = ("without-book=nobook:config", "with-book=config")
 DEFAULT_OUT = ROOT / "bench" / "results" / "first_mistake"
 DEFAULT_CACHE = ROOT / "build" / "bench" / "first_mistake"
-ANALYSIS_VERSION = 1          # bump when what an analysis computes changes (its cache key includes it)
+ANALYSIS_VERSION = 2          # bump when what an analysis computes changes (its cache key includes it)
 
 
 # ---- the mistake finder (pure: scores in, the first mistake out)
@@ -92,13 +94,18 @@ def find_first_mistake(moves: Sequence[str], master_side: int, start: int, thres
 
     `score(i)` is Fairy-Stockfish's (score, best move) of the position after
     the first i moves, from the view of the side to move there; it is asked
-    only for the positions around Master's moves up to the first mistake."""
+    only for the positions around Master's moves up to the first mistake.
+    A move that is Fairy-Stockfish's own best move is no mistake, whatever
+    the drop: two fixed-depth searches a ply apart see different horizons,
+    and a drop along the best move is theirs."""
     if master_side not in (0, 1):
         raise ValueError(f"master_side must be 0 (Red) or 1 (Black), not {master_side}")
     if threshold <= 0:
         raise ValueError(f"the threshold must be positive, not {threshold}")
     for i in master_indices(len(moves), master_side, start):
         before, best = score(i)
+        if moves[i] == best:
+            continue            # its own choice: a drop there is the horizon's, not Master's
         after = -score(i + 1)[0]
         if before - after >= threshold:
             return Mistake(i, i + 1, moves[i], before, after, before - after, best)
@@ -258,7 +265,7 @@ def render(data: dict) -> str:
              f"{data['date']}; {data['engine']}; level {data['level']} against `{data['opponent']}`, "
              f"{data['pairs']} pairs per configuration ({data['openings']}); a mistake is a move after which "
              f"Fairy-Stockfish's `go depth {data['depth']}` score, from Master's point of view, drops by "
-             f"{data['threshold']} centipawns or more.", "",
+             f"{data['threshold']} centipawns or more (Fairy-Stockfish's own choice never counts).", "",
              "| configuration | book plies | games (distinct) | Master W-D-L | score | Elo ± 95% | with a mistake | "
              "none | before ply 30 | ply Q1 / median / Q3 (min-max) | pieces Q1 / median / Q3 (min-max) | "
              "book moves a game | mistakes that were book moves |",

@@ -67,6 +67,14 @@ def test_the_mistake_finder_for_black_and_after_an_opening():
     assert find_first_mistake(moves, 1, 6, 150, scorer(scores)) is None
 
 
+def test_fairy_stockfishs_own_choice_is_never_a_mistake():
+    scores = [255, -81, 0, 0, 0]
+    moves = ["f2f8", "x", "y", "z"]
+    score = scorer(scores)
+    assert find_first_mistake(moves, 0, 0, 150, lambda i: (score(i)[0], "f2f8" if i == 0 else None)) is None
+    assert find_first_mistake(moves, 0, 0, 150, lambda i: (score(i)[0], "a0a1")).drop == 174
+
+
 def test_the_finder_reads_no_position_beyond_the_mistake():
     asked: list[int] = []
     scores = [0, 0, 0, 500, 0, 0, 0, 0, 0, 0, 0]
