@@ -14,12 +14,14 @@ Each match gives the first player's score and its logistic Elo difference
 with a 95% interval from the game pairs (tools/tune/stats.py).
 
 Openings: by default every game starts from the start position, where the
-book matters most; the book's seeded choices vary Master's games with it,
-but Master without it (no book, no noise) plays one game per colour
-against a fixed-depth anchor, so that match is 2 distinct games, and the
-report gives its score without an interval.  `--openings FILE` plays pair k
+book matters most.  There a game against a fixed-depth anchor is decided by
+the book's seeded choices alone, so games repeat (the report counts the
+distinct ones): Master without the book plays one game per colour against
+the anchor, and Master with it only as many as the book's lines reach
+before the opponent leaves them.  The interval is then one over the book's
+random choices.  `--openings FILE` plays pair k
 from line k of a suite instead (bench/openings.txt, the ladder's): every
-match then varies, but out of the book the two configurations are the same
+match varies, but out of the book the two configurations are the same
 engine (about two thirds of the suite's positions are not in the book), so
 the book's effect is diluted.
 
@@ -70,19 +72,21 @@ def render(data: dict) -> str:
              f"Command: `{data['command']}`  ",
              f"{data['date']}; {data['engine']}; level {data['level']}; {data['pairs']} pairs per match "
              f"({data['openings']}). WITH = `{data['with']['spec']}` (book {data['with']['book_plies']} plies), "
-             f"WITHOUT = `{data['without']['spec']}` (book {data['without']['book_plies']} plies).", "",
+             f"WITHOUT = `{data['without']['spec']}` (book {data['without']['book_plies']} plies); book data "
+             f"`{(data['with']['book_data_sha256'] or 'none')[:16]}`.", "",
              "| match | games (distinct) | W-D-L | score | Elo ± 95% | interval | LOS |",
              "|---|---:|---|---:|---:|---|---:|"]
     for r in data["matches"]:
         e = r["elo"] or {}
-        elo, ival = tree_configs.elo_text(r["elo"], r["score"], r["games"], r["distinct_games"])
+        elo, ival = tree_configs.elo_text(r["elo"], r["score"])
         los = f"{e['los']:.1%}" if "los" in e else "-"
         lines.append(f"| {r['a']} vs {r['b']} | {r['games']} ({r['distinct_games']}) | "
                      f"{r['wins']}-{r['draws']}-{r['losses']} | {r['score']:.1%} | {elo} | {ival} | {los} |")
     lines += ["", "Scores and Elo are the first player's; the interval is the 95% interval of the logistic "
-              "Elo difference from the game pairs (pentanomial). Distinct games are distinct move sequences; "
-              "with fewer than half as many distinct games as games no interval is given (it would count "
-              "repeats as independent evidence).", ""]
+              "Elo difference from the game pairs (pentanomial). Distinct games are distinct move sequences: "
+              "from one opening, games against a fixed-depth engine differ only by the book's seeded choices, "
+              "so the interval is one over those choices, and few distinct games describe those games rather "
+              "than play in general.", ""]
     if data.get("partial"):
         lines += [f"**Partial:** {data['partial']}", ""]
     return "\n".join(lines)
@@ -142,8 +146,10 @@ def main(argv: list[str] | None = None) -> int:
             "openings": "from the start position" if suite is tree_configs.START_SUITE else
             f"openings from {a.openings}, {len(suite)} lines, sha256 {suite.sha256[:16]}",
             "with": {"spec": with_.spec, "tree": with_.ref["digest"][:16],
+                     "book_data_sha256": tree_configs.book_sha256(with_),
                      "book_plies": tree_configs.book_plies(with_, a.level)},
             "without": {"spec": without.spec, "tree": without.ref["digest"][:16],
+                        "book_data_sha256": tree_configs.book_sha256(without),
                         "book_plies": tree_configs.book_plies(without, a.level)},
             "matches": rows}
     missing = sum(r["planned_games"] - r["games"] for r in rows)

@@ -225,6 +225,7 @@ def summarize(config: tree_configs.Config, level: str, match, games: dict, analy
                      "result": g["result"], "reason": g["reason"], "plies": g["plies"],
                      "points": points(g, master), "game_wall_s": g["wall_s"],
                      "analysis_wall_s": a["wall_s"] if a else None,
+                     "positions": len(a["scores"]) if a else None, "fresh": a["fresh"] if a else None,
                      "mistake": a["mistake"] if a else None, "pieces": a["pieces"] if a else None,
                      "book_moves": len(from_book),
                      "mistake_from_book": bool(a and a["mistake"] and a["mistake"]["index"] in from_book),
@@ -234,6 +235,7 @@ def summarize(config: tree_configs.Config, level: str, match, games: dict, analy
     plies = sorted(r["mistake"]["ply"] for r in rows if r["mistake"])
     pieces = sorted(r["pieces"] for r in rows if r["mistake"])
     out = {"name": config.name, "spec": config.spec, "tree": config.ref["digest"][:16], "book_plies": book,
+           "book_data_sha256": tree_configs.book_sha256(config),
            "games": len(rows), "distinct_games": len({tuple(games[r["game"]]["moves"]) for r in rows}),
            "analysed": sum(r["analysed"] for r in rows),
            "wins": t.wins, "draws": t.draws, "losses": t.losses, "score": round(t.score, 4),
@@ -250,7 +252,12 @@ def summarize(config: tree_configs.Config, level: str, match, games: dict, analy
     timed = [r for r in rows if r["analysis_wall_s"] is not None]
     if timed:
         out["mean_game_s"] = round(statistics.mean(r["game_wall_s"] for r in timed), 2)
-        out["mean_analysis_s"] = round(statistics.mean(r["analysis_wall_s"] for r in timed), 2)
+        out["mean_positions"] = round(statistics.mean(r["positions"] for r in timed), 1)
+        fresh = sum(r["fresh"] for r in timed)
+        if fresh:       # analyses that scored positions themselves (the others read them from the cache)
+            scoring = [r for r in timed if r["fresh"]]
+            out["s_per_position"] = round(sum(r["analysis_wall_s"] for r in scoring) /
+                                          sum(r["fresh"] for r in scoring), 3)
     out["rows"] = rows
     return out
 
@@ -271,7 +278,7 @@ def render(data: dict) -> str:
              "book moves a game | mistakes that were book moves |",
              "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|---:|---:|"]
     for r in data["configs"]:
-        elo, _ = tree_configs.elo_text(r["elo"], r["score"], r["games"], r["distinct_games"])
+        elo, _ = tree_configs.elo_text(r["elo"], r["score"])
         ply = (f"{_num(r['ply']['q1'])} / {_num(r['ply']['median'])} / {_num(r['ply']['q3'])} "
                f"({r['ply']['min']}-{r['ply']['max']})") if "ply" in r else "-"
         pcs = (f"{_num(r['pieces']['q1'])} / {_num(r['pieces']['median'])} / {_num(r['pieces']['q3'])} "
@@ -280,17 +287,22 @@ def render(data: dict) -> str:
                      f"{r['wins']}-{r['draws']}-{r['losses']} | {r['score']:.1%} | {elo} | {r['with_mistake']} | "
                      f"{r['without_mistake']} | {r['before_ply_30']} | {ply} | {pcs} | "
                      f"{r['book_moves_per_game']:g} | {r['mistakes_from_book']} |")
+    lines += ["", "Book data (SHA-256 of each tree's config/book.checked.json): " + "; ".join(
+        f"{r['name']} `{(r['book_data_sha256'] or 'none')[:16]}`" for r in data["configs"]) + "."]
     lines += ["", "Quartiles are over the games that have a mistake; \"none\" counts the games without one. "
               "A ply counts from 1 (Red's first move); the pieces are those on the board before the move. "
-              "Distinct games are distinct move sequences: a level that plays no book and no noise repeats "
-              "its game against a fixed-depth opponent from the same opening.", ""]
+              "Distinct games are distinct move sequences: from one opening, games against a fixed-depth engine "
+              "differ only by the book's seeded choices (a level without book or noise plays one game per "
+              "colour), so the statistics weigh each line by how often the book picks it.", ""]
     if data.get("partial"):
         lines += [f"**Partial:** {data['partial']}", ""]
     timing = [r for r in data["configs"] if "mean_game_s" in r]
     if timing:
-        lines += ["Wall time per game (one worker): " + "; ".join(
-            f"{r['name']} {r['mean_game_s']:.1f} s to play, {r['mean_analysis_s']:.1f} s to analyse "
-            "(cached positions are free)" for r in timing) + ".", ""]
+        lines += ["Wall time (one worker, this run's machine): " + "; ".join(
+            f"{r['name']} {r['mean_game_s']:.1f} s to play a game, {r['mean_positions']:g} positions scored "
+            f"a game" + (f" at {r['s_per_position']:.2f} s each" if "s_per_position" in r else "")
+            for r in timing) + " (a game's analysis stops at its first mistake; positions already scored "
+            "come from the cache).", ""]
     lines += ["Each game's mistake (move, scores before and after, Fairy-Stockfish's choice) is in the JSON "
               "beside this file.", ""]
     return "\n".join(lines)

@@ -9,14 +9,19 @@ takes that tree and sets the played level's `book` to 0 in its
 difficulty.yaml.  So "Master without the book" needs no folder of its own:
 `without=nobook:config`.
 
-Openings: `start` plays every game from the start position (where the book
-matters most; a level without book or noise then plays the same game every
-time against a fixed-depth Fairy-Stockfish, which the reports count as
-distinct games), or a suite file (tools/tune/openings.py) plays pair k from
-line k, as the ladder does.
+Openings: `start` plays every game from the start position, where the book
+matters most, or a suite file (tools/tune/openings.py) plays pair k from
+line k, as the ladder does.  From the start position a game of Master
+against a fixed-depth Fairy-Stockfish is decided by the book's seeded
+choices alone (after the book, both sides are deterministic), so its games
+repeat: the pairs are still independent draws of those choices, and an
+interval over them is one over the book's randomness, but few distinct
+games describe those games rather than play in general; Master without the
+book plays one game per colour.  The reports count the distinct games.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +30,7 @@ import yaml
 
 from tools.atomic import check_target
 from tools.tune.openings import Opening, Suite, load_suite
-from tools.tune.trees import collect, load, prepare_files
+from tools.tune.trees import BOOK_FILE, collect, load, prepare_files
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_BOOK = "nobook:"
@@ -141,17 +146,19 @@ def book_plies(config: Config, level: str) -> int:
     return load(config.ref).search.level_by_name(level).book
 
 
-def elo_text(elo: dict | None, score: float, games: int, distinct: int) -> tuple[str, str]:
-    """(Elo ± half-interval, [low, high]) for a report.  With fewer than half
-    as many distinct games as games the interval is not shown: it would count
-    repeated games as independent evidence."""
-    if not games or elo is None:
+def book_sha256(config: Config) -> str | None:
+    """The SHA-256 of the book data the configuration's tree carries (None: no book data)."""
+    path = Path(config.ref["dir"]) / "config" / BOOK_FILE
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+def elo_text(elo: dict | None, score: float) -> tuple[str, str]:
+    """(Elo ± half-interval, [low, high]) for a report."""
+    if elo is None:
         return "n/a", "-"
     if elo.get("elo") is None:
         return ("+inf" if score >= 1 else "-inf" if score <= 0 else "n/a"), "-"
     value = round(elo["elo"])              # an int: -0.4 shows as +0
-    if 2 * distinct < games:
-        return f"{value:+d}", f"n/a ({distinct} distinct games)"
     half = f" ± {elo['elo_ci95']:.0f}" if elo.get("elo_ci95") is not None else ""
     ival = (f"[{round(elo['elo_lo']):+d}, {round(elo['elo_hi']):+d}]" if elo.get("elo_lo") is not None
             and elo.get("elo_hi") is not None else "-")

@@ -6,6 +6,7 @@ configurations, and the commands' refusal of bad input (nothing written).
 One end-to-end run of a pair needs Fairy-Stockfish and skips without it."""
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -185,14 +186,18 @@ def test_configurations_are_checked():
     a, b = tree_configs.build_all(["a=config", "b=nobook:config"], "Master")
     assert tree_configs.book_plies(a, "Master") > 0 and tree_configs.book_plies(b, "Master") == 0
     assert a.ref["digest"] != b.ref["digest"] and b.player("Master") == "b:Master"
+    shipped = hashlib.sha256((CONFIG_DIR / "book.checked.json").read_bytes()).hexdigest()
+    assert tree_configs.book_sha256(a) == tree_configs.book_sha256(b) == shipped
 
 
-def test_elo_text_hides_the_interval_of_repeated_games():
+def test_elo_text():
     elo = {"elo": -190.6, "elo_ci95": 40.2, "elo_lo": -231.0, "elo_hi": -150.4}
-    assert tree_configs.elo_text(elo, 0.25, 100, 100) == ("-191 ± 40", "[-231, -150]")
-    assert tree_configs.elo_text(elo, 0.25, 100, 2) == ("-191", "n/a (2 distinct games)")
-    assert tree_configs.elo_text({"elo": None}, 0.0, 4, 4)[0] == "-inf"
-    assert tree_configs.elo_text({"elo": -0.4, "elo_ci95": 1.0}, 0.5, 2, 2)[0] == "+0 ± 1"
+    assert tree_configs.elo_text(elo, 0.25) == ("-191 ± 40", "[-231, -150]")
+    assert tree_configs.elo_text({"elo": None}, 0.0)[0] == "-inf"
+    assert tree_configs.elo_text({"elo": None}, 1.0)[0] == "+inf"
+    assert tree_configs.elo_text(None, 0.5) == ("n/a", "-")
+    assert tree_configs.elo_text({"elo": -0.4, "elo_ci95": 1.0, "elo_lo": -0.9, "elo_hi": 0.1}, 0.5) == \
+        ("+0 ± 1", "[-1, +0]")
 
 
 # ---- the commands' bad input
