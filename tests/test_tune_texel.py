@@ -18,7 +18,7 @@ from reference_py.config import CONFIG_DIR, load_eval
 from reference_py.fen import START_FEN
 from reference_py.rules import random_walk
 from tools.tune import texel
-from tools.tune.trees import TreeError, prepare
+from tools.tune.trees import BOOK_FILE, YAML_FILES, TreeError, collect, load, prepare
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -105,6 +105,28 @@ def test_trees_from_a_directory_a_checkout_and_a_revision(tmp_path):
         prepare(str(tmp_path))
     with pytest.raises(TreeError, match="neither a directory nor a git revision"):
         prepare("no-such-revision-xyz")
+
+
+def _tree_book_name(ref: dict, level: str = "Master") -> str | None:
+    pkg = load(ref)
+    searcher = pkg.search.Searcher(pkg.fen.parse_fen(START_FEN), pkg.search.level_by_name(level), seed=5)
+    return searcher.run().book
+
+
+def test_a_tree_carries_the_opening_book(tmp_path):
+    """reference_py plays without a book when its data file is missing, so a
+    tree must carry config/book.checked.json, or a YAML folder's A/B test
+    would silently compare two bookless engines."""
+    assert _tree_book_name(prepare(str(CONFIG_DIR))) is not None
+    assert _tree_book_name(prepare("HEAD")) is not None
+    cfg = tmp_path / "cfg"
+    cfg.mkdir()
+    for name in YAML_FILES:                         # a YAML folder without book data: today's book
+        shutil.copy(CONFIG_DIR / name, cfg / name)
+    ref = prepare(str(cfg))
+    assert "config/" + BOOK_FILE in collect(str(cfg)) and _tree_book_name(ref) is not None
+    (cfg / "difficulty.yaml").write_text((cfg / "difficulty.yaml").read_text().replace("book: 40", "book: 0"))
+    assert _tree_book_name(prepare(str(cfg))) is None
 
 
 def test_the_sprt_command_plays_pairs_and_reports(tmp_path):

@@ -31,7 +31,7 @@ from reference_py.protocol.coords import Coordinates
 FS_DEFAULT = "/usr/games/fairy-stockfish"
 FS_LIMITS = ("nodes", "depth")
 FS_TIMEOUT = 120.0            # seconds for one move (a fixed-limit search takes far less)
-MATE_CP = 30000
+MATE_CP = 30000               # a mate in n plies scores +-(MATE_CP - n)
 # UCI_Variant values: the built-in xiangqi (draw after 50 moves without a
 # capture), and xiangqi-rules (fairy_variants.ini: draw after 60 moves, as
 # reference_py.rules), which games that may go long without a capture use.
@@ -172,6 +172,16 @@ class FairyStockfish:
 
     def evaluate(self, moves: list[str], depth: int) -> int:
         """Its score (centipawns, side to move; mates as +-30000) at `depth`."""
+        return self._search(moves, depth)[0]
+
+    def score_fresh(self, moves: list[str], depth: int) -> tuple[int, str | None]:
+        """(score, best move or None) as evaluate() gives them, from a cleared
+        hash table, so that the answer depends on the position and depth only
+        (a cache may keep it)."""
+        self.new_game()
+        return self._search(moves, depth)
+
+    def _search(self, moves: list[str], depth: int) -> tuple[int, str | None]:
         self.client.send(self.position(moves), f"go depth {depth}")
         lines = self.client.until("bestmove", FS_TIMEOUT)
         score = 0
@@ -179,8 +189,9 @@ class FairyStockfish:
             m = re.search(r" score (cp|mate) (-?\d+)", ln)
             if m:
                 v = int(m.group(2))
-                score = v if m.group(1) == "cp" else (30000 - abs(v)) * (1 if v > 0 else -1)
-        return score
+                score = v if m.group(1) == "cp" else (MATE_CP - abs(v)) * (1 if v > 0 else -1)
+        got = bestmove(lines)
+        return score, (None if got is None else self.coords.to_iccs(got))
 
     def close(self) -> None:
         try:

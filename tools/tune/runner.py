@@ -66,11 +66,12 @@ def default_jobs() -> int:
 
 
 class _Pool:
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, fn: Callable[[dict], dict]) -> None:
         self.ex = ProcessPoolExecutor(max_workers=jobs)
+        self.fn = fn
 
     def submit(self, task: dict):
-        return self.ex.submit(play_game, task)
+        return self.ex.submit(self.fn, task)
 
     def wait(self, handles: list) -> list:
         done, _ = wait(handles, return_when=FIRST_COMPLETED)
@@ -85,7 +86,7 @@ class _Pool:
 
 
 class _Ray:
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, fn: Callable[[dict], dict]) -> None:
         try:
             import ray
         except ImportError:
@@ -94,7 +95,7 @@ class _Ray:
         if not ray.is_initialized():
             ray.init(address=address, log_to_driver=False, logging_level="ERROR",
                      runtime_env={"working_dir": str(ROOT), "excludes": RAY_EXCLUDES})
-        self.fn = ray.remote(num_cpus=1, max_retries=2)(play_game)
+        self.fn = ray.remote(num_cpus=1, max_retries=2)(fn)
 
     def submit(self, task: dict):
         return self.fn.remote(task)
@@ -114,15 +115,20 @@ def run_tasks(tasks: Iterable[dict], *, jobs: int = 0, cluster: str | None = Non
               cache: GameCache | None = None, desc: str = "games",
               status: Callable[[dict], str] | None = None,
               stop: Callable[[], bool] | None = None, progress: bool = True,
-              window: int = 0) -> dict[str, dict]:
+              window: int = 0, fn: Callable[[dict], dict] = play_game,
+              key: Callable[[dict], str] = task_key) -> dict[str, dict]:
     """Play every task not already in `cache`; returns {task key: result} of
     all tasks that finished (cached ones included).  After each result,
     `status(results)` gives the progress bar's running text and `stop()`
-    may end the run early (the games in flight are discarded)."""
+    may end the run early (the games in flight are discarded).
+
+    `fn` is the work a task stands for (a game by default; any picklable
+    function of one task dict whose result carries the task's `key(task)`
+    as "key", e.g. an analysis of a finished game)."""
     tasks = list(tasks)
     cache = cache or GameCache(None)
-    results = {task_key(t): cache.games[task_key(t)] for t in tasks if task_key(t) in cache.games}
-    todo = [t for t in tasks if task_key(t) not in results]
+    results = {key(t): cache.games[key(t)] for t in tasks if key(t) in cache.games}
+    todo = [t for t in tasks if key(t) not in results]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -135,7 +141,7 @@ def run_tasks(tasks: Iterable[dict], *, jobs: int = 0, cluster: str | None = Non
             bar.close()
         return results
     jobs = jobs or default_jobs()
-    backend = _Ray(cluster) if cluster else _Pool(jobs)
+    backend = _Ray(cluster, fn) if cluster else _Pool(jobs, fn)
     window = window or 2 * jobs if not cluster else window or 64
     in_flight: list = []
     nxt = 0

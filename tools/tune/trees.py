@@ -7,11 +7,17 @@ of its own (`rpy_<digest>`) beside the config/ directory it reads
 named by:
 
   * a directory holding the YAML files (eval.yaml, difficulty.yaml,
-    search.yaml): today's reference_py with that configuration;
-  * a directory holding config/ (a checkout): the same, with its config/;
+    search.yaml): today's reference_py with that configuration, and the
+    directory's opening book data (book.checked.json) or, without one,
+    today's config/book.checked.json;
+  * a directory holding config/ (a checkout): its reference_py/ (today's
+    when it has none) and its config/, the book data included if it has any;
   * a git revision of this repository (`HEAD~1`, `main`, a commit): its
-    reference_py/ and config/, so a change to the engine's code can be
-    tested as well as a change to the YAML.
+    reference_py/ and config/ (the book data included), so a change to the
+    engine's code can be tested as well as a change to the YAML.
+
+The book data travels with the tree because reference_py reads it from
+../config beside itself and plays without a book when the file is absent.
 
 A tree's digest is the SHA-256 of its files, so the same configuration
 always gets the same package and the same cached games.  Trees are built
@@ -36,19 +42,25 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parents[2]
 TREES = ROOT / "build" / "tune" / "trees"
 YAML_FILES = ("eval.yaml", "difficulty.yaml", "search.yaml")
+BOOK_FILE = "book.checked.json"          # the opening book's data (reference_py/book.py)
 
 
 class TreeError(ValueError):
     """A side of an A/B test that cannot be built."""
 
 
-def _files_from_dir(config_dir: Path) -> dict[str, bytes]:
+def _files_from_dir(config_dir: Path, book_fallback: Path | None) -> dict[str, bytes]:
+    """The YAML files of config_dir and its book data (book_fallback's when it has none)."""
     out = {}
     for name in YAML_FILES:
         p = config_dir / name
         if not p.is_file():
             raise TreeError(f"{config_dir}: no {name} (a configuration needs {', '.join(YAML_FILES)})")
         out[f"config/{name}"] = p.read_bytes()
+    for book in (config_dir / BOOK_FILE, book_fallback / BOOK_FILE if book_fallback else None):
+        if book is not None and book.is_file():
+            out[f"config/{BOOK_FILE}"] = book.read_bytes()
+            break
     return out
 
 
@@ -66,7 +78,8 @@ def _files_from_git(rev: str) -> dict[str, bytes]:
     out = {}
     with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
         for m in tf.getmembers():
-            if m.isfile() and (m.name.endswith(".py") or m.name.startswith("config/") and m.name.endswith(".yaml")):
+            if m.isfile() and (m.name.endswith(".py") or m.name.startswith("config/") and m.name.endswith(".yaml")
+                               or m.name == f"config/{BOOK_FILE}"):
                 out[m.name] = tf.extractfile(m).read()
     return out
 
@@ -76,10 +89,11 @@ def collect(spec: str) -> dict[str, bytes]:
     p = Path(spec)
     if p.is_dir():
         if (p / "config").is_dir():
-            files = _files_from_dir(p / "config")
-            files.update(_reference_files(p) if (p / "reference_py").is_dir() else _reference_files(ROOT))
+            own_code = (p / "reference_py").is_dir()
+            files = _files_from_dir(p / "config", None if own_code else ROOT / "config")
+            files.update(_reference_files(p) if own_code else _reference_files(ROOT))
             return files
-        files = _files_from_dir(p)
+        files = _files_from_dir(p, ROOT / "config")
         files.update(_reference_files(ROOT))
         return files
     if p.exists():
@@ -165,7 +179,11 @@ def load(ref: dict) -> ModuleType:
 
 def prepare(spec: str, ship: bool = False) -> dict:
     """Build the tree a command-line argument names; its reference for tasks."""
-    files = collect(spec)
+    return prepare_files(collect(spec), spec, ship)
+
+
+def prepare_files(files: dict[str, bytes], spec: str, ship: bool = False) -> dict:
+    """Build a tree from its files (collect()'s, perhaps edited); `spec` names it in reports."""
     pkg, where = materialize(files)
     ref = {"spec": spec, "digest": digest(files), "dir": str(where)}
     if ship:

@@ -1,0 +1,165 @@
+"""What the book benchmarks share: the engine configurations they compare,
+where their games start, and how a match's Elo is shown.
+
+A configuration is `NAME=SPEC`: NAME (letters, digits, `_`, `-`) labels its
+rows and is the tree's name in game tasks (`NAME:Master`); SPEC is a
+tools/tune tree (a folder of YAML files, a checkout holding config/, or a
+git revision: tools/tune/trees.py), optionally prefixed `nobook:`, which
+takes that tree and sets the played level's `book` to 0 in its
+difficulty.yaml.  So "Master without the book" needs no folder of its own:
+`without=nobook:config`.
+
+Openings: `start` plays every game from the start position, where the book
+matters most, or a suite file (tools/tune/openings.py) plays pair k from
+line k, as the ladder does.  From the start position a game of Master
+against a fixed-depth Fairy-Stockfish is decided by the book's seeded
+choices alone (after the book, both sides are deterministic), so its games
+repeat: the pairs are still independent draws of those choices, and an
+interval over them is one over the book's randomness, but few distinct
+games describe those games rather than play in general; Master without the
+book plays one game per colour.  The reports count the distinct games.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from tools.atomic import check_target
+from tools.tune.openings import Opening, Suite, load_suite
+from tools.tune.trees import BOOK_FILE, collect, load, prepare_files
+
+ROOT = Path(__file__).resolve().parents[1]
+NO_BOOK = "nobook:"
+START = "start"
+START_SUITE = Suite(Path(START), "", (Opening(0, 0, (), "the start position"),))
+NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+class ConfigError(ValueError):
+    """A configuration argument that cannot be used (says which and why)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    spec: str          # as given (for reports)
+    ref: dict          # the tree reference game tasks carry
+
+    def player(self, level: str) -> str:
+        return f"{self.name}:{level}"
+
+
+def parse(text: str) -> tuple[str, str]:
+    """`NAME=SPEC` -> (NAME, SPEC)."""
+    name, sep, spec = text.partition("=")
+    if not sep or not spec:
+        raise ConfigError(f"configuration '{text}': expected NAME=SPEC (e.g. without=nobook:config)")
+    if not NAME_RE.fullmatch(name):
+        raise ConfigError(f"configuration '{text}': the name '{name}' must be 1-32 letters, digits, '_' or '-'")
+    return name, spec
+
+
+def _document(difficulty: bytes, where: str) -> dict:
+    """difficulty.yaml's document, checked to hold a list of levels."""
+    try:
+        doc = yaml.safe_load(difficulty)
+        if not all(isinstance(lv, dict) for lv in doc["levels"]):
+            raise TypeError("a level that is not a mapping")
+        return doc
+    except (yaml.YAMLError, KeyError, TypeError) as exc:
+        raise ConfigError(f"{where}: difficulty.yaml is not a list of levels ({exc})") from None
+
+
+def _level(doc: dict, level: str, where: str) -> dict:
+    entry = next((lv for lv in doc["levels"] if str(lv.get("name", "")).lower() == level.lower()), None)
+    if entry is None:
+        names = ", ".join(str(lv.get("name")) for lv in doc["levels"])
+        raise ConfigError(f"{where}: no level '{level}' in difficulty.yaml (known: {names})")
+    return entry
+
+
+def without_book(difficulty: bytes, level: str, where: str) -> bytes:
+    """difficulty.yaml's text with `level`'s book set to 0."""
+    doc = _document(difficulty, where)
+    _level(doc, level, where)["book"] = 0
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True).encode()
+
+
+def build(text: str, level: str, ship: bool = False) -> Config:
+    """The configuration `NAME=SPEC` names, its tree built and checked to have `level`."""
+    name, spec = parse(text)
+    nobook = spec.startswith(NO_BOOK)
+    base = spec[len(NO_BOOK):] if nobook else spec
+    if not base:
+        raise ConfigError(f"configuration '{text}': '{NO_BOOK}' needs a tree after it (e.g. {NO_BOOK}config)")
+    if not Path(base).exists() and (ROOT / base).is_dir():
+        base = str(ROOT / base)               # `config` from any working directory
+    files = collect(base)
+    _level(_document(files["config/difficulty.yaml"], text), level, text)     # before anything is written
+    if nobook:
+        files["config/difficulty.yaml"] = without_book(files["config/difficulty.yaml"], level, text)
+    ref = prepare_files(files, spec, ship)
+    pkg = load(ref)
+    try:
+        lv = pkg.search.level_by_name(level)
+    except KeyError:
+        names = ", ".join(x.name for x in pkg.search.levels())
+        raise ConfigError(f"configuration '{text}': no level '{level}' (known: {names})") from None
+    if nobook and lv.book:
+        raise ConfigError(f"configuration '{text}': {level}'s book is still {lv.book} after setting it to 0")
+    return Config(name, spec, ref)
+
+
+def build_all(texts: list[str], level: str, ship: bool = False) -> list[Config]:
+    """Every configuration, names unique."""
+    seen: set[str] = set()
+    out = []
+    for text in texts:
+        name, _ = parse(text)
+        if name in seen:
+            raise ConfigError(f"configuration '{text}': the name '{name}' is given twice")
+        seen.add(name)
+        out.append(build(text, level, ship))
+    return out
+
+
+def openings(text: str) -> Suite:
+    """`start` (every game from the start position) or a suite file."""
+    return START_SUITE if text == START else load_suite(text)
+
+
+def check_outputs(*paths: Path) -> None:
+    """Refuse, before any game, outputs that could not be written."""
+    for p in paths:
+        try:
+            check_target(p)
+        except OSError as exc:
+            raise ConfigError(f"cannot write {p}: {exc.strerror}") from None
+
+
+def book_plies(config: Config, level: str) -> int:
+    """How many plies of book the configuration's level plays (0: none)."""
+    return load(config.ref).search.level_by_name(level).book
+
+
+def book_sha256(config: Config) -> str | None:
+    """The SHA-256 of the book data the configuration's tree carries (None: no book data)."""
+    path = Path(config.ref["dir"]) / "config" / BOOK_FILE
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+def elo_text(elo: dict | None, score: float) -> tuple[str, str]:
+    """(Elo ± half-interval, [low, high]) for a report."""
+    if elo is None:
+        return "n/a", "-"
+    if elo.get("elo") is None:
+        return ("+inf" if score >= 1 else "-inf" if score <= 0 else "n/a"), "-"
+    value = round(elo["elo"])              # an int: -0.4 shows as +0
+    half = f" ± {elo['elo_ci95']:.0f}" if elo.get("elo_ci95") is not None else ""
+    ival = (f"[{round(elo['elo_lo']):+d}, {round(elo['elo_hi']):+d}]" if elo.get("elo_lo") is not None
+            and elo.get("elo_hi") is not None else "-")
+    return f"{value:+d}{half}", ival
