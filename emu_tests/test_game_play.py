@@ -60,8 +60,9 @@ ITEM_RESUME, ITEM_TAKEBACK, ITEM_HINT, ITEM_RESIGN, ITEM_NEW_GAME = range(5)
 ATTRACT_IDLE_FRAMES = 1200
 
 # ui_result for a reference Outcome reason
+# (a perpetual chase has no ui_result yet: the ROM does not judge chases)
 RESULT_OF_REASON = {"checkmate": GAME_CHECKMATE, "stalemate": GAME_STALEMATE,
-                    "perpetual": GAME_PERPETUAL, "three times": GAME_REPETITION, "60 moves": GAME_DRAW_60}
+                    "perpetual check": GAME_PERPETUAL, "three times": GAME_REPETITION, "60 moves": GAME_DRAW_60}
 
 
 def s16(v: int) -> int:

@@ -4,6 +4,7 @@
   python -m reference_py perft-suite <FILE> [--max-depth D]
   python -m reference_py search "<FEN>" --level NAME [--moves m1 m2 ...] [--seed N]
   python -m reference_py book "<FEN>" [--moves m1 m2 ...]
+  python -m reference_py result "<FEN>" [--moves m1 m2 ...]
   python -m reference_py levels
   python -m reference_py play [--level NAME] [--side red|black]
   python -m reference_py uci | ucci      (an engine for xiangqi GUIs: reference_py/protocol)
@@ -19,10 +20,10 @@ from pathlib import Path
 
 from .board import BLACK, RED, move_iccs
 from .book import default_book, probe_json
-from .cli import SEED_MAX, UsageError, game_position, parse_suite, run_cli, seed_arg
+from .cli import SEED_MAX, UsageError, game_after, game_position, parse_suite, run_cli, seed_arg
 from .fen import parse_fen
 from .perft import perft, perft_divide
-from .pgn import PgnError, check_can_add
+from .pgn import PgnError, check_can_add, result_of
 from .search import Searcher, level_by_name, levels
 
 
@@ -75,6 +76,14 @@ def cmd_book(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_result(args: argparse.Namespace) -> int:
+    """The game's result after the moves by the rules of reference_py.rules:
+    {"result": "1-0" | "0-1" | "1/2-1/2" | "*", "reason": ...}."""
+    result, reason = result_of(game_after(args.fen, args.moves).outcome(), unfinished=ONGOING)
+    print(json.dumps({"result": result, "reason": reason}, ensure_ascii=False))
+    return 0
+
+
 def cmd_levels(args: argparse.Namespace) -> int:
     for lv in levels():
         print(lv.name)
@@ -113,6 +122,9 @@ def cmd_protocol(args: argparse.Namespace) -> int:
     return serve(ReferenceBackend(), args.cmd)
 
 
+ONGOING = "the game goes on"       # result's reason while the result is "*"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m reference_py", description="Xiangqi reference engine")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -134,6 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("fen")
     s.add_argument("--moves", nargs="*", default=[])
     s.set_defaults(func=cmd_book)
+    s = sub.add_parser("result", help="the game's result after the moves, print JSON")
+    s.add_argument("fen")
+    s.add_argument("--moves", nargs="*", default=[])
+    s.set_defaults(func=cmd_result)
     s = sub.add_parser("levels", help="list the difficulty levels, weakest first")
     s.set_defaults(func=cmd_levels)
     s = sub.add_parser("play", help="play in the terminal")

@@ -106,6 +106,12 @@ def game_position(fen: str, moves: list[str] | None = None, past_the_end: bool =
     (the keys and check flags the repetition rules need).  A move after the
     game has ended is refused, unless `past_the_end` (the engines' tests
     search such positions: a root that repeats a third time, say)."""
+    return game_after(fen, moves, past_the_end).pos
+
+
+def game_after(fen: str, moves: list[str] | None = None, past_the_end: bool = False) -> Game:
+    """The game after `moves` (ICCS or WXF) from `fen`, refereed by
+    reference_py.rules; see game_position() for `past_the_end`."""
     game = Game(fen)
     for i, text in enumerate(moves or [], 1):
         over = None if past_the_end else game.outcome()
@@ -116,4 +122,4 @@ def game_position(fen: str, moves: list[str] | None = None, past_the_end: bool =
             game.play_text(text)
         except NotationError as exc:
             raise UsageError(f"move {i} of --moves: {exc}") from None
-    return game.pos
+    return game

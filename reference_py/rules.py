@@ -1,14 +1,19 @@
 """Game-level rules: the one policy that the terminal game and the ROM share.
 
-In order, after every move (docs/ENGINE.md, "Game rules"):
+In order, after every move (docs/ENGINE.md, "Game rules" and "Repetition
+and chasing"):
   1. the side to move has no legal move: it loses (checkmate or stalemate);
   2. the position has occurred three times (same side to move) since the last
-     capture, within the last 64 positions of the game: if one side gave check with every one of its moves since the
-     first of those occurrences and the other did not, the checking side
-     loses (perpetual check); otherwise the game is drawn;
+     capture, within the last 64 positions of the game; the cycle is the
+     plies since the first of those occurrences:
+     a. if one side gave check with every one of its moves in the cycle and
+        the other did not, the checking side loses (perpetual check);
+        both: drawn;
+     b. else if one side chased one and the same enemy piece with every one
+        of its moves in the cycle (reference_py/chase.py) and the other did
+        not, the chasing side loses (perpetual chase, 長捉);
+     c. otherwise the game is drawn;
   3. 120 plies without a capture: drawn (the 60-move rule).
-Not implemented: perpetual chase (長捉) and the finer Asian rules on mixed
-check/chase cycles; such cycles are simply draws by repetition.
 """
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ import random
 from dataclasses import dataclass
 
 from .board import BLACK, RED
+from .chase import cycle_chases
 from .fen import parse_fen
 from .notation import parse_move
 from .position import Position
@@ -23,6 +29,7 @@ from .position import Position
 SIDE_NAME = ("Red", "Black")
 DRAW_PLIES = 120
 GAME_WINDOW = 64            # positions remembered for repetition (the ROM's ring)
+PERPETUAL_CHASE = "chased a piece perpetually"   # an Outcome reason's words after the side
 
 
 def random_walk(fen: str, plies: int, rng: random.Random) -> Position:
@@ -93,6 +100,12 @@ class Game:
                 return Outcome(mover ^ 1, f"{SIDE_NAME[mover]} gave perpetual check")
             if other_all and not mover_all:
                 return Outcome(mover, f"{SIDE_NAME[mover ^ 1]} gave perpetual check")
+            if not (mover_all and other_all):
+                chased = cycle_chases(pos, self.moves[len(self.moves) - k:])
+                if chased[mover] and not chased[mover ^ 1]:
+                    return Outcome(mover ^ 1, f"{SIDE_NAME[mover]} {PERPETUAL_CHASE}")
+                if chased[mover ^ 1] and not chased[mover]:
+                    return Outcome(mover, f"{SIDE_NAME[mover ^ 1]} {PERPETUAL_CHASE}")
             return Outcome(None, "the same position occurred three times")
         if pos.clock >= DRAW_PLIES:
             return Outcome(None, "60 moves (120 plies) without a capture")

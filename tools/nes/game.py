@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from reference_py.position import Position  # noqa: E402
-from reference_py.rules import GAME_WINDOW  # noqa: E402
+from reference_py.rules import GAME_WINDOW, PERPETUAL_CHASE  # noqa: E402
 from tools.nes.engine import RomEngine  # noqa: E402
 from tools.rom.files import MAP, ROM  # noqa: E402
 
@@ -32,8 +32,11 @@ def reference_outcome(outcome) -> tuple[str | None, int | None]:
     if outcome is None:
         return None, None
     r = outcome.reason
+    # "perpetual chase" is no game_outcome code of the ROM yet: a reference
+    # verdict of perpetual chase never equals a ROM outcome
     for key, name in (("checkmate", "checkmate"), ("stalemate", "stalemate"),
-                      ("perpetual", "perpetual"), ("three times", "repetition"), ("60 moves", "60 moves")):
+                      (PERPETUAL_CHASE, "perpetual chase"), ("perpetual check", "perpetual"),
+                      ("three times", "repetition"), ("60 moves", "60 moves")):
         if key in r:
             return name, outcome.winner
     raise ValueError(f"unknown outcome reason {r!r}")

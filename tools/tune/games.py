@@ -9,9 +9,9 @@ A task is a small dict (it crosses process and machine boundaries):
 without it), before the opening's moves; "fs_variant" is optional too: the
 UCI_Variant a Fairy-Stockfish player uses (players.VARIANTS; xiangqi
 without it).  A task without them keeps the key it always had.  The game is refereed by
-reference_py.rules (the ROM's game rules: mate and stalemate lose,
-perpetual check loses, threefold repetition and 60 moves without a capture
-draw); a game still going after `max_plies` plies in all is adjudicated a
+reference_py.rules (mate and stalemate lose, perpetual check and then
+perpetual chase lose, threefold repetition otherwise and 60 moves without a
+capture draw); a game still going after `max_plies` plies in all is adjudicated a
 draw.  A reference player searches with seed (seed * 1000 + ply) & 0xFFFF
 at each move, so the noisy levels vary between games and a task always
 replays the same game.  The result carries every move, so the PGN and the
