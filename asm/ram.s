@@ -5,8 +5,8 @@
 ; generated from the linker map by tools/rom/memory_map.py and checked against the
 ; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
-;   zero page       $0000-$00FF   250   256     6   locals 16, UI 14, engine
-;                                                   position 61, undo 11 x 10,
+;   zero page       $0000-$00FF   251   256     5   locals 16, UI 14, engine
+;                                                   position 62, undo 11 x 10,
 ;                                                   ply_first 11, perft 4,
 ;                                                   search alpha 22 + cursor 10,
 ;                                                   bank switching 3
@@ -20,11 +20,12 @@
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
 ;   UI BSS          $0300-$0380   129   129     0   vram_queue 64 + 1, attr_shadow 64
-;   engine, page 3  $0381-$03FF   111   127    16   rep_key_hi 68, PV and result 38,
-;                                                   s_fut_hi 4, perft_leaf 1
+;   engine, page 3  $0381-$03FF   113   127    14   rep_key_hi 68, PV and result 38,
+;                                                   s_fut_hi 4, perft_leaf 1,
+;                                                   endgame drive 2
 ;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
 ;                                                   history 270, search 24
-;   total                        2019  2048    29
+;   total                        2022  2048    26
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11

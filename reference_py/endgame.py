@@ -29,7 +29,6 @@ drive only in the rare positions that have a bare side.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 from .board import (
