@@ -5,8 +5,8 @@
 ; generated from the linker map by tools/rom/memory_map.py and checked against the
 ; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
-;   zero page       $0000-$00FF   251   256     5   locals 16, UI 14, engine
-;                                                   position 62, undo 11 x 10,
+;   zero page       $0000-$00FF   250   256     6   locals 16, UI 14, engine
+;                                                   position 61, undo 11 x 10,
 ;                                                   ply_first 11, perft 4,
 ;                                                   search alpha 22 + cursor 10,
 ;                                                   bank switching 3
@@ -20,9 +20,9 @@
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
 ;   UI BSS          $0300-$0380   129   129     0   vram_queue 64 + 1, attr_shadow 64
-;   engine, page 3  $0381-$03FF   113   127    14   rep_key_hi 68, PV and result 38,
+;   engine, page 3  $0381-$03FF   114   127    13   rep_key_hi 68, PV and result 38,
 ;                                                   s_fut_hi 4, perft_leaf 1,
-;                                                   endgame drive 2
+;                                                   endgame class and drive 3
 ;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
 ;                                                   history 270, search 24
 ;   total                        2022  2048    26
@@ -82,7 +82,6 @@ eng_vset:        .res 1    ; active weight set (EVAL_SET_*), input of eng_load
 eng_vbase:       .res 1    ; pages from a Zobrist-high row to the active set's value row
 eng_chk:         .res 1    ; side to move in check: 0 no, 1 yes, $FF not known yet
 eng_mterm:       .res 2    ; eng_eval's count-based knowledge sum (lo, hi), 0 for a set without knowledge
-eng_bare:        .res 1    ; the endgame class when a side is bare (eng_bare_calc: EG_*), else 0
 ; per ply (index = eng_ply before the make; ENG_PLIES: tools/rom/gen_tables.py ply_sizes)
 undo_from:       .res ENG_PLIES  ; from square of the move made at each ply
 undo_to:         .res ENG_PLIES  ; to square of the move made at each ply
@@ -192,6 +191,7 @@ s_res_score:     .res 2    ; search output: score, signed 16-bit
 s_res_book:      .res 1    ; search output: the book's opening + 1 when the move came from the book, else 0
 s_fut_hi:        .res SEARCH_MAX_DEPTH    ; search: futility threshold (static eval + margin), high bytes
 perft_leaf:      .res 1    ; perft: ply at which leaves are counted
+eng_bare:        .res 1    ; eng_eval_endgame: the position's endgame class (eng_bare_calc: EG_*)
 eg_king:         .res 1    ; eng_eval_endgame: the bare king's square (kept across eng_attacked)
 eg_free:         .res 1    ; eng_eval_endgame: its free squares, counted
 ; ==========================================================================

@@ -1,11 +1,10 @@
 ; eng_endgame.s: the endgame terms against a bare side (reference_py/endgame.py).
 ;
-; A side with no rook, horse, cannon or pawn is bare.  eng_bare holds the
-; position's class, kept up to date where the counts change (eng_bare_calc:
-; eng_mterm_sum at eng_load and after a capture in eng_make, eng_unmake
-; after a capture), so the evaluation of an ordinary position only tests
-; that byte.  When it is not 0, eng_eval_ge hands over to eng_eval_endgame:
-; the exact evaluation, the strong side's drive, then the class's shift.
+; A side with no rook, horse, cannon or pawn is bare.  eng_eval_ge tests
+; the counts of both sides (28 cycles when both can still mate, the usual
+; case); when a side is bare and the weight set has the endgame terms it
+; hands over to eng_eval_endgame: the position's class (eng_bare_calc),
+; the strong side's drive, the exact evaluation, then the class's shift.
 ;
 ; eng_bare:  0                      no side bare, or a set without the terms
 ;            EG_BOTH_BARE            both sides bare (the shift, no drive)
@@ -68,8 +67,7 @@ skip:
 ; elephants].
 ; Input: counts, eng_vset.  Output: eng_bare.
 ; Uses 1 byte of stack, no locals.  Clobbers A, X, Y.
-; Cycles (to the RTS): 12 with a set without the terms; 35 when Red has an
-;   attacker and Black too (the usual case); about 90-120 with a bare side.
+; Cycles (to the RTS): about 90-120 with a bare side.
 .proc eng_bare_calc
   ldx eng_vset
   lda ev_endgame,x
@@ -200,8 +198,9 @@ skip:
 .endmacro
 
 ;;
-; eng_eval_ge for a position with a bare side (eng_bare != 0; eng_eval_ge
-; jumps here).  Unless both sides are bare, the strong side's drive d
+; eng_eval_ge for a position with a bare side and a weight set with the
+; endgame terms (eng_eval_ge jumps here).  The class first (eng_bare_calc:
+; eng_bare); unless both sides are bare, the strong side's drive d
 ; first: eg_mobility[the bare king's free squares] (FREE_SQUARES, with
 ; eng_attacked), EG_KING_CENTRE for the strong king on file e, eg_near per
 ; strong horse and pawn by its distance to the bare king.  Then the exact
@@ -209,12 +208,14 @@ skip:
 ; to move, - d when not; then e shifted right (arithmetic: rounding down)
 ; by eng_bare's shift, and compared with T.
 ; Input: as eng_eval_ge (T in local+12..13, kept).  Output: as eng_eval_ge.
-; Uses local+0..9 (eng_attacked), eg_king, eg_free and 5 bytes of stack (d,
-; T, and eng_eval_terms' call with its ev_cannon).  Clobbers A, X, Y.
+; Uses local+0..9 (eng_attacked), eng_bare, eg_king, eg_free and 5 bytes of
+; stack (d, T, and eng_eval_terms' call with its ev_cannon).  Clobbers A,
+; X, Y.
 ; Cycles: eng_eval_ge's exact evaluation + about 200 + eng_attacked per
 ;   free-square candidate (at most 4) + 50 per strong horse or pawn + 17
 ;   per bit of shift.
 .proc eng_eval_endgame
+  jsr eng_bare_calc
   bit eng_bare
   bvc red_or_none      ; V = EG_STRONG_BLACK
   jmp black_strong

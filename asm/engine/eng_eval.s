@@ -332,9 +332,20 @@ below:
   bne knowledge
   jsr eng_eval_basic   ; no per-piece terms: e = base
   jmp eng_eval_compare
-knowledge:
-  lda eng_bare         ; a bare side: the endgame terms (eng_endgame.s)
-  beq eng_eval_terms   ; (the next routine)
+knowledge:            ; a side without rook, horse, cannon and pawn is bare
+  lda counts+KIND_ROOK
+  ora counts+KIND_HORSE
+  ora counts+KIND_CANNON
+  ora counts+KIND_PAWN
+  beq bare
+  lda counts+8+KIND_ROOK
+  ora counts+8+KIND_HORSE
+  ora counts+8+KIND_CANNON
+  ora counts+8+KIND_PAWN
+  bne eng_eval_terms   ; no bare side (the next routine)
+bare:
+  lda ev_endgame,x     ; the endgame terms when the set has them (eng_endgame.s)
+  beq eng_eval_terms
   jmp eng_eval_endgame
 .endproc
 
@@ -513,7 +524,6 @@ done:                  ; X = 3 - min(between, 3)
   bne eng_mterm_sum    ; (the next routine)
   sta eng_mterm        ; 0: eng_eval does not read it
   sta eng_mterm+1
-  sta eng_bare         ; and no endgame terms (ev_knowledge covers them)
   ldx #ENG_PLIES - 1   ; and 0 in every undo entry: eng_make saves nothing
 : sta undo_mterm_lo,x  ;   with such a set, eng_unmake restores this 0
   sta undo_mterm_hi,x
@@ -591,7 +601,7 @@ no_dyn:
   ; missing elephants against enemy cannons, missing advisors against rooks
   MISS_PAIR KIND_ELEPHANT, 8+KIND_CANNON, 8+KIND_ELEPHANT, KIND_CANNON, evk_miss_elephant_lo, evk_miss_elephant_hi
   MISS_PAIR KIND_ADVISOR, 8+KIND_ROOK, 8+KIND_ADVISOR, KIND_ROOK, evk_miss_advisor_lo, evk_miss_advisor_hi
-  jmp eng_bare_calc    ; the counts changed: so may the endgame class
+  rts
 .endproc
 
 .segment "RODATA"

@@ -268,5 +268,5 @@ from_to:               ; A = mk_from, Y = mk_to
   sta board,x
   ldx board,y          ; X = code of the mover
   sty piece_sq-CODE_BASE,x
-  jmp eng_bare_calc    ; the counts are back: so is the endgame class
+  rts
 .endproc
