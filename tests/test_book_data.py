@@ -19,7 +19,7 @@ from reference_py.config import ConfigError
 from reference_py.fen import START_FEN, format_fen, parse_fen
 from reference_py.notation import parse_iccs
 from tools.book import data
-from tools.book.check import Checker, check_tree
+from tools.book.check import Checker, Missing, check_tree
 from tools.book.engine import Cache, Result, parse_info
 from tools.book.source import BOOK_YAML, MIN_MAIN_PLIES, CheckRule, load_book
 from tools.book.tree import (canonical, canonical_move, expand, is_canonical, mirror_board,
@@ -201,28 +201,23 @@ def test_cli_error_writes_nothing(tmp_path):
 
 # ---- the check's rule ---------------------------------------------------
 
-def test_judge_compares_the_positions_after_the_moves(tmp_path):
-    """A move's loss is the score after the best move minus the score after
-    it, each position searched on its own (scores of the side to move there)."""
+def test_judge_compares_each_book_move_with_the_best_move(tmp_path):
+    """A move's loss is the best move's score minus its own (searchmoves),
+    both for the side to move; the best move itself loses nothing."""
     eng, depth = "Fairy-Stockfish test", 16
     start = position_fen(parse_fen(START_FEN))
-
-    def after(move: str) -> str:
-        pos = parse_fen(START_FEN)
-        pos.make(parse_iccs(pos, move))
-        return canonical(position_fen(pos))[0]
-
     cache = Cache(tmp_path / "c.jsonl")
     cache.add(Result(eng, start, depth, "h2e2", 30, 1, 1))
-    for move, score in [("h2e2", -25), ("c3c4", 20), ("g0e2", -5), ("b0c2", 30)]:
-        cache.add(Result(eng, after(move), depth, "a9a8", score, 1, 1))
+    for move, score in [("c3c4", -15), ("g0e2", 10), ("b0c2", -25)]:
+        cache.add(Result(eng, start, depth, move, score, 1, 1, move))
     checker = Checker(Cache(tmp_path / "c.jsonl"), eng, None)
     rule = CheckRule(depth, 50, ((10, 4), (25, 3), (40, 2), (50, 1)))
-    got = checker.judge(start, ["b0c2", "b2e2", "c3c4", "g0e2", "h2e2"], rule)
-    assert {m: v.loss_cp for m, v in got.items()} == \
-        {"h2e2": 0, "b2e2": 0, "c3c4": 45, "g0e2": 20, "b0c2": 55}
+    got = checker.judge(start, ["b0c2", "c3c4", "g0e2", "h2e2"], rule)
+    assert {m: v.loss_cp for m, v in got.items()} == {"h2e2": 0, "c3c4": 45, "g0e2": 20, "b0c2": 55}
     assert [m for m, v in got.items() if not v.passed(rule)] == ["b0c2"]
     assert rule.factor(got["c3c4"].loss_cp) == 1 and rule.factor(got["g0e2"].loss_cp) == 3
+    with pytest.raises(Missing):                 # nothing cached for this move, no engine
+        checker.judge(start, ["b2e2"], rule)
 
 
 def test_cache_drops_a_torn_last_line_and_rewrites(tmp_path):

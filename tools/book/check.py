@@ -1,16 +1,15 @@
 """Check every book move with Fairy-Stockfish.
 
 The rule (config/book.yaml, `check`): Fairy-Stockfish searches each book
-position to `depth` for its best move; then the position after the best
-move and the position after each book move are searched to the same depth.
-A book move's loss is how much better the position after the best move is
-than the position after the book move, in centipawns for the side that
-moved (never below 0; 0 for the best move itself).  Comparing the two
-resulting positions, each searched to the same depth, measures the moves
-alike; and since the position after a book move is usually a book position
-itself, its search is one the check makes anyway, so a position costs
-about one search.  Moves that lose more than `max_loss_cp` fail: they are
-reported with their lines and left out of the data.
+position to `depth` for its best move; that move and the position's other
+book moves are then searched together to the same depth (`go depth D
+searchmoves MOVE ...` with one MultiPV line per move), so that their
+scores come from one tree.  A book move's loss is the best move's score
+minus its own in that search, in centipawns for the side to move (never
+below 0; 0 for the best move, and for a position whose only book move is
+the best: no second search).  Moves that lose more than
+`max_loss_cp` fail: they are reported with their lines and left out of
+the data.
 
 Positions are checked in the order the lines of config/book.yaml reach
 them, so consecutive searches are of neighbouring positions and the
@@ -26,12 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from reference_py.fen import parse_fen
-from reference_py.notation import parse_iccs
-
-from .engine import MATE_CP, Cache, Engine, Result
+from .engine import Cache, Engine, Result
 from .source import CheckRule
-from .tree import Node, Tree, canonical, position_fen
+from .tree import Node, Tree
 
 
 @dataclass(frozen=True)
@@ -41,8 +37,8 @@ class Verdict:
     move: str
     loss_cp: int
     best: str                   # the engine's best move
-    best_score: int             # the position after it, for the side that moved
-    score: int                  # the position after the book move, likewise
+    best_score: int             # its score, for the side to move
+    score: int                  # the book move's score, likewise
 
     def passed(self, rule: CheckRule) -> bool:
         return self.loss_cp <= rule.max_loss_cp
@@ -60,11 +56,12 @@ class Checker:
         self.engine_id = engine_id
         self.engine = engine
         self.searches = 0
-        self.used: set[tuple[str, str, int]] = set()     # cache keys the verdicts rest on
+        self.used: set[tuple[str, str, str | None, int]] = set()   # keys the verdicts rest on
 
     def result(self, fen: str, depth: int) -> Result:
-        got = self.cache.get(self.engine_id, fen, depth)
-        self.used.add((self.engine_id, fen, depth))
+        """The engine's best move in `fen` and its score."""
+        got = self.cache.get(self.engine_id, fen, None, depth)
+        self.used.add((self.engine_id, fen, None, depth))
         if got is not None:
             return got
         if self.engine is None:
@@ -74,24 +71,32 @@ class Checker:
         self.searches += 1
         return got
 
-    def after(self, fen: str, move: str, depth: int) -> int:
-        """The score of the position after `move`, for the side that moved."""
-        pos = parse_fen(fen)
-        pos.make(parse_iccs(pos, move))
-        if not pos.legal_moves():
-            return MATE_CP                  # the other side is mated (or stalemated: lost too)
-        child = canonical(position_fen(pos))[0]
-        return -self.result(child, depth).score
+    def scores(self, fen: str, moves: list[str], depth: int) -> dict[str, int]:
+        """The scores of `moves` in `fen`; those not cached are searched
+        together, one MultiPV line each."""
+        got = {m: self.cache.get(self.engine_id, fen, m, depth) for m in moves}
+        self.used.update((self.engine_id, fen, m, depth) for m in moves)
+        todo = [m for m, r in got.items() if r is None]
+        if todo:
+            if self.engine is None:
+                raise Missing(fen)
+            for m, r in self.engine.search_moves(fen, depth, todo).items():
+                self.cache.add(r)
+                got[m] = r
+            self.searches += 1
+        return {m: r.score for m, r in got.items() if r is not None}
 
     def judge(self, fen: str, moves: list[str], rule: CheckRule) -> dict[str, Verdict]:
         """A verdict for each book move of a position."""
-        best = self.result(fen, rule.depth).best
-        best_score = self.after(fen, best, rule.depth)
-        out = {}
-        for m in moves:
-            score = best_score if m == best else self.after(fen, m, rule.depth)
-            out[m] = Verdict(fen, m, max(0, best_score - score), best, best_score, score)
-        return out
+        best = self.result(fen, rule.depth)
+        others = [m for m in moves if m != best.best]
+        if not others:
+            return {best.best: Verdict(fen, best.best, 0, best.best, best.score, best.score)}
+        # the best move and the other book moves in one search, so that
+        # their scores come from the same tree
+        scores = self.scores(fen, [best.best] + others, rule.depth)
+        top = scores[best.best]
+        return {m: Verdict(fen, m, max(0, top - scores[m]), best.best, top, scores[m]) for m in moves}
 
 
 @dataclass

@@ -2,9 +2,9 @@
 
 The book's check runs thousands of depth-16 searches (seconds each), so
 every result is appended to a JSON-lines cache as soon as it is known,
-keyed by (engine id, FEN, depth) (a move is judged by the position it leads
-to, so the FEN stands for the move): an interrupted check resumes where it
-stopped, and a new line in config/book.yaml costs only its new positions.  Fairy-Stockfish's UCI numbers the ranks 1-10; everything here
+keyed by (engine id, FEN, move, depth): an interrupted check resumes where
+it stopped, and a new line in config/book.yaml costs only its new
+positions.  Fairy-Stockfish's UCI numbers the ranks 1-10; everything here
 speaks ICCS (ranks 0-9) and converts at the pipe.
 
 Searches are single-threaded with a fixed hash, cleared when the engine
@@ -22,7 +22,7 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from reference_py.notation import uci_to_iccs
+from reference_py.notation import iccs_to_uci, uci_to_iccs
 from tools.atomic import write_atomic
 
 DEFAULT_ENGINE = "/usr/games/fairy-stockfish"
@@ -35,8 +35,9 @@ class EngineError(RuntimeError):
 
 @dataclass(frozen=True)
 class Result:
-    """One search: the best move and the position's score in centipawns
-    for the side to move."""
+    """One search: the best move and its score in centipawns for the side
+    to move; with `move`, the score of that move (searched among the book
+    moves with `searchmoves`, one MultiPV line each)."""
     engine: str
     fen: str
     depth: int
@@ -44,10 +45,11 @@ class Result:
     score: int
     nodes: int
     time_ms: int
+    move: str | None = None
 
     @property
-    def key(self) -> tuple[str, str, int]:
-        return (self.engine, self.fen, self.depth)
+    def key(self) -> tuple[str, str, str | None, int]:
+        return (self.engine, self.fen, self.move, self.depth)
 
 
 def parse_info(line: str) -> dict[str, object] | None:
@@ -138,6 +140,27 @@ class Engine:
         return Result(self.id, fen, depth, uci_to_iccs(best_uci), int(last["score"]),
                       int(last["nodes"]), int(last["time"]))
 
+    def search_moves(self, fen: str, depth: int, moves: list[str]) -> dict[str, Result]:
+        """Each of `moves` scored by one search restricted to them
+        (`searchmoves`, with MultiPV set to their number): a line per move."""
+        self._send(f"setoption name MultiPV value {len(moves)}")
+        self._send(f"position fen {fen}")
+        self._send(f"go depth {depth} searchmoves {' '.join(iccs_to_uci(m) for m in moves)}")
+        lines = self._until("bestmove")
+        self._send("setoption name MultiPV value 1")
+        last: dict[str, dict[str, object]] = {}
+        for info in map(parse_info, lines):
+            if info is None or not info["pv"] or info["depth"] != depth:
+                continue
+            move = uci_to_iccs(str(info["pv"][0]))       # type: ignore[index]
+            if move in moves and (info["bound"] is None or move not in last):
+                last[move] = info
+        missing = [m for m in moves if m not in last]
+        if missing:
+            raise EngineError(f"no depth-{depth} score for {', '.join(missing)} in '{fen}'")
+        return {m: Result(self.id, fen, depth, m, int(i["score"]), int(i["nodes"]),
+                          int(i["time"]), m) for m, i in last.items()}
+
     def close(self) -> None:
         if self.proc.poll() is None:
             try:
@@ -154,7 +177,7 @@ class Cache:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.results: dict[tuple[str, str, int], Result] = {}
+        self.results: dict[tuple[str, str, str | None, int], Result] = {}
         self._lock = threading.Lock()      # engines of a parallel check add together
         if path.exists():
             lines = path.read_text(encoding="utf-8").splitlines()
@@ -170,8 +193,8 @@ class Cache:
                     raise EngineError(f"{path}:{no}: not a cached result: {exc}") from None
                 self.results[r.key] = r
 
-    def get(self, engine: str, fen: str, depth: int) -> Result | None:
-        return self.results.get((engine, fen, depth))
+    def get(self, engine: str, fen: str, move: str | None, depth: int) -> Result | None:
+        return self.results.get((engine, fen, move, depth))
 
     def add(self, result: Result) -> None:
         with self._lock:
@@ -180,9 +203,10 @@ class Cache:
             with self.path.open("a", encoding="utf-8") as f:
                 f.write(_line(result))
 
-    def rewrite(self, keep: set[tuple[str, str, int]]) -> None:
+    def rewrite(self, keep: set[tuple[str, str, str | None, int]]) -> None:
         """Keep only the results in `keep` (those the data uses), sorted."""
-        kept = sorted((r for k, r in self.results.items() if k in keep), key=lambda r: r.key)
+        kept = sorted((r for k, r in self.results.items() if k in keep),
+                      key=lambda r: (r.engine, r.fen, r.move or "", r.depth))
         write_atomic(self.path, "".join(map(_line, kept)).encode("utf-8"))
         self.results = {r.key: r for r in kept}
 
