@@ -64,6 +64,10 @@ ATTRACT_IDLE_FRAMES = 1200
 RESULT_OF_REASON = {"checkmate": GAME_CHECKMATE, "stalemate": GAME_STALEMATE,
                     "perpetual check": GAME_PERPETUAL, "three times": GAME_REPETITION, "60 moves": GAME_DRAW_60}
 
+# A first move out of the opening book, so that the computer searches (the
+# tests that need it thinking); h2e2 is answered from the book.
+OUT_OF_BOOK = "e3e4"
+
 
 def s16(v: int) -> int:
     return v - 0x10000 if v & 0x8000 else v
@@ -365,7 +369,7 @@ def test_illegal_attempts_change_nothing(rom_path):
 
     # Buttons mashed while the computer (Easy) thinks: no effect at all.
     rng = random.Random(5)
-    human_move(con, game, _iccs(game, "h2e2"))
+    human_move(con, game, _iccs(game, OUT_OF_BOOK))
     cursor = con.cursor()
     con.wait_until(lambda c: c.busy(), 30, "the computer thinking")
     mashed = 0
@@ -532,7 +536,7 @@ def test_reset_while_thinking(rom_path):
     con = power_on(rom_path)
     choose_and_start(con, HUMAN_RED, MASTER)
     game = Game(START_FEN)
-    human_move(con, game, _iccs(game, "h2e2"))
+    human_move(con, game, _iccs(game, OUT_OF_BOOK))
     con.wait_until(lambda c: c.busy(), 30, "the computer thinking")
     con.wait_frames(90)
     assert con.busy() and con.word("game_ply") == 1   # still thinking (Master: ~40 s here)
@@ -698,7 +702,7 @@ def test_one_nmi_per_frame_while_thinking(rom_path):
     con = power_on(rom_path)
     choose_and_start(con, HUMAN_RED, HARD)
     game = Game(START_FEN)
-    human_move(con, game, _iccs(game, "h2e2"))
+    human_move(con, game, _iccs(game, OUT_OF_BOOK))
     con.wait_until(lambda c: c.busy(), 30, "the computer thinking")
     nmi, frames, secs = con.byte("nmi_count"), 0, []
     while con.busy():
