@@ -53,6 +53,10 @@ ENGINE = RESULTS / "engine_bench.md"
 STRENGTH = RESULTS / "strength.md"
 LADDER = RESULTS / "ladder" / "ladder.json"
 BOOK = RESULTS / "book.md"
+ENDGAMES = RESULTS / "endgames.json"
+ENDGAMES_BEFORE = RESULTS / "endgames_before" / "endgames.json"
+BOOK_STRENGTH = RESULTS / "book_strength.json"
+FIRST_MISTAKE = RESULTS / "first_mistake.json"
 
 
 class SummaryError(Exception):
@@ -323,6 +327,87 @@ def book_section(path: Path = BOOK) -> list[str]:
     ]
 
 
+def _json(path: Path, keys: tuple[str, ...]) -> dict:
+    import json
+    if not path.exists():
+        raise SummaryError(f"{_rel(path)}: missing")
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise SummaryError(f"{_rel(path)}:{exc.lineno}: not JSON: {exc.msg}") from None
+    missing = [k for k in keys if k not in data]
+    if missing:
+        raise SummaryError(f"{_rel(path)}: no {', '.join(repr(k) for k in missing)}")
+    return data
+
+
+def first_mistake_section(path: Path = FIRST_MISTAKE) -> list[str]:
+    """Master's first decisive mistake with and without the book (bench/first_mistake.py)."""
+    d = _json(path, ("command", "opponent", "depth", "threshold", "pairs", "configs"))
+    lines = [
+        "## Master's first decisive mistake",
+        "",
+        f"Command: `{d['command']}`: Master against `{d['opponent']}`, {d['pairs']} game pairs per",
+        f"configuration from the start position; a mistake is Master's first move after which",
+        f"Fairy-Stockfish's depth-{d['depth']} score, from Master's side, drops by {d['threshold']} centipawns",
+        f"or more.  Source: `{_rel(path)}`.",
+        "",
+        "| configuration | games (distinct) | W-D-L | mistake ply Q1 / median / Q3 | pieces then (median) |",
+        "|---|---:|---|---|---:|",
+    ]
+    for c in d["configs"]:
+        ply = c["ply"]
+        lines.append(f"| {c['name']} | {c['games']} ({c['distinct_games']}) | {c['wins']}-{c['draws']}-{c['losses']} | "
+                     f"{ply['q1']:g} / {ply['median']:g} / {ply['q3']:g} | {c['pieces']['median']:g} |")
+    return lines
+
+
+def endgame_section(path: Path = ENDGAMES, before: Path = ENDGAMES_BEFORE) -> list[str]:
+    """Endgame conversion now and before the endgame terms (bench/endgame_bench.py)."""
+    rows = []
+    for label, p in (("now", path), ("before the endgame terms", before)):
+        d = _json(p, ("command", "player", "defender", "totals"))
+        t = d["totals"]
+        rows.append(f"| {label} | `{d['player']}` | {t['converted']}/{t['won_positions']} "
+                    f"({t['converted_pct']:.0f}%) | {t['median_mate_plies']} | {t['hold_not_lost']}/{t['hold_games']} | "
+                    f"{t['push_not_lost']}/{t['push_games']} |")
+    d = _json(path, ("command", "defender"))
+    return [
+        "## Endgame conversion",
+        "",
+        f"Command: `{d['command']}`: Master plays the basic endings of bench/endgames.yaml",
+        f"against `{d['defender']}`; a won ending must be won within the 60-move rule, a drawn one",
+        f"not lost, holding or pressing.  Sources: `{_rel(path)}`, `{_rel(before)}`.",
+        "",
+        "| engine | player | won endings converted | median plies to mate | drawn held | drawn pressed |",
+        "|---|---|---:|---:|---:|---:|",
+        *rows,
+    ]
+
+
+def book_strength_section(path: Path = BOOK_STRENGTH) -> list[str]:
+    """Master with and without the opening book (bench/book_strength.py)."""
+    d = _json(path, ("command", "matches", "pairs"))
+    lines = [
+        "## What the opening book is worth",
+        "",
+        f"Command: `{d['command']}`: {d['pairs']} game pairs per match from the start position,",
+        "colours swapped; Elo of the first player ± the 95% interval (pentanomial).  Games against",
+        "a fixed-depth engine differ only by the book's seeded choices: the distinct games are",
+        f"counted.  Source: `{_rel(path)}`.",
+        "",
+        "| match | games (distinct) | W-D-L | score | Elo |",
+        "|---|---:|---|---:|---:|",
+    ]
+    for m in d["matches"]:
+        e = m["elo"]
+        elo = "n/a" if e is None or e.get("elo") is None or e.get("elo_ci95") is None \
+            else f"{e['elo']:+.0f} ± {e['elo_ci95']:.0f}"
+        lines.append(f"| {m['a']} vs {m['b']} | {m['games']} ({m['distinct_games']}) | "
+                     f"{m['wins']}-{m['draws']}-{m['losses']} | {100 * m['score']:.1f}% | {elo} |")
+    return lines
+
+
 def engine_section(path: Path = ENGINE) -> list[str]:
     t = find_table(path, ["level", "median nodes", "mean", "max", "depth reached (min/median)", "capped"])
     lines = [
@@ -444,6 +529,9 @@ def render(map_path: Path = MAP) -> str:
         rom_search_section(ROM_SEARCH),
         cynes_section(CYNES),
         book_section(BOOK),
+        book_strength_section(BOOK_STRENGTH),
+        first_mistake_section(FIRST_MISTAKE),
+        endgame_section(ENDGAMES, ENDGAMES_BEFORE),
         engine_section(ENGINE),
         strength_section(STRENGTH),
         ladder_section(LADDER),
