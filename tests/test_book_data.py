@@ -207,8 +207,8 @@ def test_judge_compares_each_book_move_with_the_best_move(tmp_path):
     eng, depth = "Fairy-Stockfish test", 16
     start = position_fen(parse_fen(START_FEN))
     cache = Cache(tmp_path / "c.jsonl")
-    cache.add(Result(eng, start, depth, "h2e2", 30, 1, 1))
-    for move, score in [("c3c4", -15), ("g0e2", 10), ("b0c2", -25)]:
+    cache.add(Result(eng, start, depth, "h2e2", 30, 1, 1))              # the best move's search
+    for move, score in [("h2e2", 30), ("c3c4", -15), ("g0e2", 10), ("b0c2", -25)]:   # the MultiPV one
         cache.add(Result(eng, start, depth, move, score, 1, 1, move))
     checker = Checker(Cache(tmp_path / "c.jsonl"), eng, None)
     rule = CheckRule(depth, 50, ((10, 4), (25, 3), (40, 2), (50, 1)))
