@@ -32,22 +32,17 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
-import shlex
 import sys
 from pathlib import Path
 
-from tools.atomic import write_atomic
-from tools.tune.games import MAX_PLIES, task_key
+from tools.tune.games import task_key
 from tools.tune.ladder import interleave
 from tools.tune.match import Match, make_match, running_text, tally
-from tools.tune.openings import DEFAULT_SUITE, SuiteError
-from tools.tune.players import PlayerError, fairy_stockfish, parse_anchor
+from tools.tune.openings import DEFAULT_SUITE
+from tools.tune.players import fairy_stockfish, parse_anchor
 from tools.tune.runner import GameCache, run_tasks
-from tools.tune.trees import TreeError
 
 from . import tree_configs
-from .tree_configs import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_WITH = "with-book=config"
@@ -101,22 +96,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--level", default="Master")
     ap.add_argument("--anchor", default="fs:depth=6")
     ap.add_argument("--pairs", type=int, default=50, help="game pairs per match (default 50: 100 games)")
-    ap.add_argument("--openings", default=tree_configs.START, help="'start' (default) or a suite file "
-                    f"(e.g. {DEFAULT_SUITE.relative_to(ROOT)})")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-plies", type=int, default=MAX_PLIES)
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    ap.add_argument("--cluster", default=None, help="run on a Ray cluster at this address")
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="writes OUT.md and OUT.json")
-    ap.add_argument("--quiet", action="store_true")
+    tree_configs.add_run_args(ap, DEFAULT_CACHE, DEFAULT_OUT, f" (e.g. {DEFAULT_SUITE.relative_to(ROOT)})")
     a = ap.parse_args(argv)
-    if a.pairs < 1:
-        raise ValueError(f"--pairs {a.pairs}: at least 1")
-    if a.jobs < 0:
-        raise ValueError(f"--jobs {a.jobs}: not negative")
-    if a.max_plies < 2:
-        raise ValueError(f"--max-plies {a.max_plies}: at least 2")
+    tree_configs.check_run_args(a)
     a.anchor = parse_anchor(a.anchor).text
     return a
 
@@ -139,8 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                         desc="book strength", progress=not a.quiet,
                         status=lambda res: running_text([tally(m, res) for m in matches]))
     rows = [match_row(m, results) for m in matches]
-    shown = sys.argv[1:] if argv is None else argv
-    data = {"command": "python -m bench.book_strength " + " ".join(shlex.quote(x) for x in shown),
+    data = {"command": tree_configs.command_text("bench.book_strength", argv),
             "date": datetime.date.today().isoformat(), "engine": engine, "level": a.level, "anchor": a.anchor,
             "pairs": a.pairs, "seed": a.seed,
             "openings": "from the start position" if suite is tree_configs.START_SUITE else
@@ -155,22 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     missing = sum(r["planned_games"] - r["games"] for r in rows)
     if missing:
         data["partial"] = f"{missing} planned games not played (run the same command again to resume)"
-    write_atomic(js, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
-    write_atomic(md, render(data).encode())
-    print(render(data).split("\n\n")[2])
-    print(f"wrote {md}, {js}")
+    tree_configs.write_report(md, js, data, render)
     return 0
 
 
 def run(argv: list[str] | None = None) -> int:
-    try:
-        return main(argv)
-    except (ConfigError, TreeError, PlayerError, SuiteError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"error: {exc.filename}: {exc.strerror}" if exc.filename else f"error: {exc}", file=sys.stderr)
-        return 2
+    return tree_configs.run_cli(main, argv)
 
 
 if __name__ == "__main__":

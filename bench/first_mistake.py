@@ -39,7 +39,6 @@ import argparse
 import datetime
 import hashlib
 import json
-import shlex
 import statistics
 import sys
 import time
@@ -49,16 +48,12 @@ from typing import Callable, Sequence
 
 from reference_py.fen import START_FEN
 from reference_py.rules import Game
-from tools.atomic import write_atomic
-from tools.tune.games import MAX_PLIES, points, task_key
+from tools.tune.games import points, task_key
 from tools.tune.match import make_match, tally
-from tools.tune.openings import SuiteError
-from tools.tune.players import PlayerError, fairy_stockfish, parse_anchor
+from tools.tune.players import fairy_stockfish, parse_anchor
 from tools.tune.runner import GameCache, run_tasks
-from tools.tune.trees import TreeError
 
 from . import tree_configs
-from .tree_configs import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CONFIGS = ("without-book=nobook:config", "with-book=config")
@@ -319,25 +314,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--opponent", default="fs:depth=8")
     ap.add_argument("--depth", type=int, default=12, help="Fairy-Stockfish's analysis depth (default 12)")
     ap.add_argument("--threshold", type=int, default=150, help="the drop that makes a mistake, centipawns")
-    ap.add_argument("--openings", default=tree_configs.START, help="'start' (default) or a suite file")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-plies", type=int, default=MAX_PLIES)
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    ap.add_argument("--cluster", default=None, help="run on a Ray cluster at this address")
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="writes OUT.md and OUT.json")
-    ap.add_argument("--quiet", action="store_true")
+    tree_configs.add_run_args(ap, DEFAULT_CACHE, DEFAULT_OUT)
     a = ap.parse_args(argv)
-    if a.pairs < 1:
-        raise ValueError(f"--pairs {a.pairs}: at least 1")
+    tree_configs.check_run_args(a)
     if not 1 <= a.depth <= 64:
         raise ValueError(f"--depth {a.depth}: between 1 and 64")
     if a.threshold < 1:
         raise ValueError(f"--threshold {a.threshold}: at least 1 centipawn")
-    if a.jobs < 0:
-        raise ValueError(f"--jobs {a.jobs}: not negative")
-    if a.max_plies < 2:
-        raise ValueError(f"--max-plies {a.max_plies}: at least 2")
     a.opponent = parse_anchor(a.opponent).text
     return a
 
@@ -383,30 +366,19 @@ def main(argv: list[str] | None = None) -> int:
         if row["analysed"] < len(match.tasks):
             partial.append(f"{c.name}: {row['analysed']} of {len(match.tasks)} games analysed")
         rows.append(row)
-    shown = sys.argv[1:] if argv is None else argv
-    data = {"command": "python -m bench.first_mistake " + " ".join(shlex.quote(x) for x in shown),
+    data = {"command": tree_configs.command_text("bench.first_mistake", argv),
             "date": datetime.date.today().isoformat(), "engine": engine, "level": a.level,
             "opponent": a.opponent, "pairs": a.pairs, "depth": a.depth, "threshold": a.threshold,
             "openings": "from the start position" if suite is tree_configs.START_SUITE else
             f"openings from {a.openings}", "seed": a.seed, "configs": rows}
     if partial:
         data["partial"] = "; ".join(partial) + " (run the same command again to resume)"
-    write_atomic(js, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
-    write_atomic(md, render(data).encode())
-    print(render(data).split("\n\n")[2])
-    print(f"wrote {md}, {js}")
+    tree_configs.write_report(md, js, data, render)
     return 0
 
 
 def run(argv: list[str] | None = None) -> int:
-    try:
-        return main(argv)
-    except (ConfigError, TreeError, PlayerError, SuiteError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"error: {exc.filename}: {exc.strerror}" if exc.filename else f"error: {exc}", file=sys.stderr)
-        return 2
+    return tree_configs.run_cli(main, argv)
 
 
 if __name__ == "__main__":

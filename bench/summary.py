@@ -327,10 +327,11 @@ def book_section(path: Path = BOOK) -> list[str]:
     ]
 
 
-def _json(path: Path, keys: tuple[str, ...]) -> dict:
+def _json(path: Path, keys: tuple[str, ...], remedy: str = "") -> dict:
+    """A results JSON file with (at least) these top-level keys."""
     import json
     if not path.exists():
-        raise SummaryError(f"{_rel(path)}: missing")
+        raise SummaryError(f"{_rel(path)}: missing" + (f" ({remedy})" if remedy else ""))
     try:
         data = json.loads(path.read_text())
     except json.JSONDecodeError as exc:
@@ -348,7 +349,7 @@ def first_mistake_section(path: Path = FIRST_MISTAKE) -> list[str]:
         "## Master's first decisive mistake",
         "",
         f"Command: `{d['command']}`: Master against `{d['opponent']}`, {d['pairs']} game pairs per",
-        f"configuration from the start position; a mistake is Master's first move after which",
+        "configuration from the start position; a mistake is Master's first move after which",
         f"Fairy-Stockfish's depth-{d['depth']} score, from Master's side, drops by {d['threshold']} centipawns",
         f"or more.  Source: `{_rel(path)}`.",
         "",
@@ -473,16 +474,7 @@ LADDER_LEVEL_KEYS = ("level", "games", "score", "elo", "elo_ci95", "los", "think
 
 def ladder_section(path: Path = LADDER) -> list[str]:
     """The ladder's table, from its ladder.json (tools/tune/report.py writes it)."""
-    import json
-    if not path.exists():
-        raise SummaryError(f"{_rel(path)}: missing (run make ladder)")
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise SummaryError(f"{_rel(path)}:{exc.lineno}: not JSON: {exc.msg}") from None
-    for key in ("anchors", "levels", "games", "config_sha256", "command"):
-        if key not in data:
-            raise SummaryError(f"{_rel(path)}: no '{key}'")
+    data = _json(path, ("anchors", "levels", "games", "config_sha256", "command"), "run make ladder")
 
     def fmt(v, spec: str) -> str:
         return "n/a" if v is None else format(v, spec)

@@ -1,5 +1,6 @@
 """What the book benchmarks share: the engine configurations they compare,
-where their games start, and how a match's Elo is shown.
+where their games start, how a match's Elo is shown, and the command line
+around them (the run options, the report files, the error policy).
 
 A configuration is `NAME=SPEC`: NAME (letters, digits, `_`, `-`) labels its
 rows and is the tree's name in game tasks (`NAME:Master`); SPEC is a
@@ -21,16 +22,23 @@ book plays one game per colour.  The reports count the distinct games.
 """
 from __future__ import annotations
 
+import argparse
 import hashlib
+import json
 import re
+import shlex
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from tools.atomic import check_target
-from tools.tune.openings import Opening, Suite, load_suite
-from tools.tune.trees import BOOK_FILE, collect, load, prepare_files
+from tools.atomic import check_target, write_atomic
+from tools.tune.games import MAX_PLIES
+from tools.tune.openings import Opening, Suite, SuiteError, load_suite
+from tools.tune.players import PlayerError
+from tools.tune.trees import BOOK_FILE, TreeError, collect, load, prepare_files
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_BOOK = "nobook:"
@@ -163,3 +171,54 @@ def elo_text(elo: dict | None, score: float) -> tuple[str, str]:
     ival = (f"[{round(elo['elo_lo']):+d}, {round(elo['elo_hi']):+d}]" if elo.get("elo_lo") is not None
             and elo.get("elo_hi") is not None else "-")
     return f"{value:+d}{half}", ival
+
+
+def add_run_args(ap: argparse.ArgumentParser, cache: Path, out: Path, openings_help: str = "") -> None:
+    """The options every book benchmark has: where games start, how they are
+    run and cached, and where the report goes."""
+    ap.add_argument("--openings", default=START, help="'start' (default) or a suite file" + openings_help)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-plies", type=int, default=MAX_PLIES)
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--cluster", default=None, help="run on a Ray cluster at this address")
+    ap.add_argument("--cache", type=Path, default=cache)
+    ap.add_argument("--out", type=Path, default=out, help="writes OUT.md and OUT.json")
+    ap.add_argument("--quiet", action="store_true")
+
+
+def check_run_args(a: argparse.Namespace) -> None:
+    """Refuse game pairs, workers or game lengths that make no run."""
+    if a.pairs < 1:
+        raise ValueError(f"--pairs {a.pairs}: at least 1")
+    if a.jobs < 0:
+        raise ValueError(f"--jobs {a.jobs}: not negative")
+    if a.max_plies < 2:
+        raise ValueError(f"--max-plies {a.max_plies}: at least 2")
+
+
+def command_text(module: str, argv: list[str] | None) -> str:
+    """The command line that produced a report, as a reader can run it again."""
+    shown = sys.argv[1:] if argv is None else argv
+    return f"python -m {module} " + " ".join(shlex.quote(x) for x in shown)
+
+
+def write_report(md: Path, js: Path, data: dict, render: Callable[[dict], str]) -> None:
+    """The report's JSON and Markdown (each written whole or not at all); its
+    table is printed."""
+    write_atomic(js, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode())
+    text = render(data)
+    write_atomic(md, text.encode())
+    print(text.split("\n\n")[2])
+    print(f"wrote {md}, {js}")
+
+
+def run_cli(main: Callable[[list[str] | None], int], argv: list[str] | None) -> int:
+    """main(argv), with bad input as one `error:` line and exit status 2."""
+    try:
+        return main(argv)
+    except (ConfigError, TreeError, PlayerError, SuiteError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc.filename}: {exc.strerror}" if exc.filename else f"error: {exc}", file=sys.stderr)
+        return 2

@@ -13,33 +13,15 @@ from __future__ import annotations
 
 import random
 
-from reference_py.board import ADVISOR, BLACK, CANNON, ELEPHANT, HORSE, KING, PAWN, RED, ROOK
-from reference_py.fen import FenError, _can_stand, parse_fen
+from reference_py.board import ADVISOR, BLACK, CANNON, ELEPHANT, HORSE, KING, PAWN, RED, ROOK, square
+from reference_py.fen import _can_stand
 from reference_py.position import Position
 
-LETTER = {KING: "k", ADVISOR: "a", ELEPHANT: "b", HORSE: "n", ROOK: "r", CANNON: "c", PAWN: "p"}
 CODE = {"A": ADVISOR, "E": ELEPHANT, "H": HORSE, "R": ROOK, "C": CANNON, "P": PAWN}
 # the strong side's pieces besides its king: every row of the scale table
 STRONG = ("R", "H", "C", "CE", "CA", "CAA", "P", "PP", "PPP", "RA", "HP", "CP", "RP", "HH", "RC",
           "RAAEE", "HAE", "", "AE")
 DEFENCE = ("", "A", "AA", "E", "AE", "AAE", "EE", "AEE", "AAEE")
-
-
-def _fen(occ: dict[tuple[int, int], tuple[int, int]], side: int) -> str:
-    rows = []
-    for r in range(9, -1, -1):
-        row, empty = "", 0
-        for f in range(9):
-            if (f, r) in occ:
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                s, k = occ[(f, r)]
-                row += LETTER[k].upper() if s == RED else LETTER[k]
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + (" w" if side == RED else " b") + " - - 0 1"
 
 
 def random_position(strong: str, weak: str, rng: random.Random) -> Position:
@@ -61,11 +43,11 @@ def random_position(strong: str, weak: str, rng: random.Random) -> Position:
                     ok = False
         if not ok:
             continue
-        try:
-            pos = parse_fen(_fen(occ, rng.choice((RED, BLACK))))
-        except FenError:
-            continue
-        if pos.legal_moves():
+        side = rng.choice((RED, BLACK))
+        pos = Position()
+        pos.set_pieces({square(f, r): occ[(f, r)] for r in range(9, -1, -1) for f in range(9) if (f, r) in occ},
+                       side)
+        if not pos.in_check(side ^ 1) and pos.legal_moves():   # (as parse_fen refuses the first)
             return pos
 
 

@@ -58,39 +58,25 @@ skip:
 .segment "CODE"
 
 ;;
-; eng_bare = the position's endgame class (reference_py/endgame.py): 0 when
-; the active set has no endgame terms (ev_endgame) or no side is bare;
-; EG_BOTH_BARE when both are; else EG_ACTIVE, | EG_STRONG_BLACK when Black
-; is the strong side, | the shift eg_scale[EG_ROW_* of the strong side's
-; attackers (a lone rook, horse, cannon without / with an advisor of its
-; own, one pawn, two pawns, other) + the bare side's advisors + 3 * its
-; elephants].
-; Input: counts, eng_vset.  Output: eng_bare.
+; eng_bare = the endgame class of a position with a bare side
+; (reference_py/endgame.py; eng_eval_ge has found one): EG_BOTH_BARE when
+; both are; else EG_ACTIVE, | EG_STRONG_BLACK when Black is the strong
+; side, | the shift eg_scale[EG_ROW_* of the strong side's attackers (a
+; lone rook, horse, cannon without / with an advisor of its own, one pawn,
+; two pawns, other) + the bare side's advisors + 3 * its elephants].
+; Input: counts, with a bare side.  Output: eng_bare.
 ; Uses 1 byte of stack, no locals.  Clobbers A, X, Y.
-; Cycles (to the RTS): about 90-120 with a bare side.
+; Cycles (to the RTS): about 80-110.
 .proc eng_bare_calc
-  ldx eng_vset
-  lda ev_endgame,x
-  beq store            ; A = 0
   lda counts+KIND_ROOK
   ora counts+KIND_HORSE
   ora counts+KIND_CANNON
   ora counts+KIND_PAWN
   beq red_bare
-  lda counts+8+KIND_ROOK
-  ora counts+8+KIND_HORSE
-  ora counts+8+KIND_CANNON
-  ora counts+8+KIND_PAWN
-  bne none
-  ldy #0               ; Black is bare: Red (Y = 0) is the strong side,
-  ldx #8               ;   X = 8 the bare side's counts
+  ldy #0               ; Red has an attacker, so Black is bare: Red (Y = 0)
+  ldx #8               ;   is the strong side, X = 8 the bare side's counts
   lda #EG_ACTIVE
   bne classify         ; always
-none:
-  lda #0
-store:
-  sta eng_bare
-  rts
 red_bare:
   lda counts+8+KIND_ROOK
   ora counts+8+KIND_HORSE
@@ -307,15 +293,7 @@ shift:
   ror acc
   dex
   bne :-
-compare:               ; C = 1 when e < T
+compare:
   lda acc
-  cmp eval_t
-  lda acc+1
-  sbc eval_t+1
-  bvc :+
-  eor #$80
-: asl a
-  ldx acc+1
-  lda acc
-  rts
+  jmp eng_eval_compare ; e against T, as eng_eval_ge's other paths
 .endproc

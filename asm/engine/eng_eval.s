@@ -296,9 +296,10 @@ below:
 ; Uses local+0..7 and 2 bytes of stack (ev_cannon, eng_eval_basic); keeps
 ; local+8..11 and local+14..15.  Clobbers A, X, Y.
 ; Cycles (to the final RTS): 92-94 with a material+PST set ("basic"); with
-;   the knowledge terms ("full") 357 / 458 / 793 (min / median / max over
-;   the 520 positions of emu_tests/test_romsearch_eval.py, which prints
-;   them).
+;   the knowledge terms ("full") 396 / 530 / 827 (min / median / max) over
+;   the 264 positions without a bare side among the 520 of
+;   emu_tests/test_romsearch_eval.py, 686 / 1,615 / 2,413 over the 256 with
+;   one (eng_eval_endgame); the test prints the cycles over all of them.
 .proc eng_eval
   lda #$FF
   sta eval_t
@@ -323,9 +324,10 @@ below:
 ; local+8..15.  Clobbers A, X, Y.
 ; Cycles (to the final RTS): 82-83 with a material+PST set ("basic"); with
 ;   the knowledge terms ("full"), over thresholds around e on 130 of the
-;   test positions (emu_tests/test_romsearch_eval.py prints them): 250
-;   (median) when the bound settles e >= T, 347 / 444 / 781 (min / median /
-;   max) when e < T; in a search: bench.rom_profile.
+;   test positions (emu_tests/test_romsearch_eval.py prints them): 312
+;   (median) when the bound settles e >= T, 413 / 702 / 2,196 (min /
+;   median / max) when e < T, those with a bare side (eng_eval_endgame,
+;   no bound) included; in a search: bench.rom_profile.
 .proc eng_eval_ge
   ldx eng_vset
   lda ev_knowledge,x
@@ -418,7 +420,8 @@ black_own:
   OWN_BOUND
   jmp red_weakness
 .endproc
-; eng_eval_ge's comparison of acc with T (for its path without knowledge terms)
+; eng_eval_ge's comparison of acc with T (A = acc lo), for the paths outside
+; eng_eval_terms: without knowledge terms, and eng_eval_endgame
 eng_eval_compare = eng_eval_terms::compare
 
 ;;
