@@ -123,16 +123,14 @@ def build(text: str, level: str, ship: bool = False) -> Config:
 
 
 def build_all(texts: list[str], level: str, ship: bool = False) -> list[Config]:
-    """Every configuration, names unique."""
+    """Every configuration, names unique (checked before any tree is written)."""
     seen: set[str] = set()
-    out = []
     for text in texts:
         name, _ = parse(text)
         if name in seen:
             raise ConfigError(f"configuration '{text}': the name '{name}' is given twice")
         seen.add(name)
-        out.append(build(text, level, ship))
-    return out
+    return [build(text, level, ship) for text in texts]
 
 
 def openings(text: str) -> Suite:
