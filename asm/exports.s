@@ -4,7 +4,8 @@
 ;
 ;   ENGINE_STACK_FLOOR   tools/nes: the py65 driver faults a push below it
 ;   GAME_*               tools/nes/game.py: game_outcome's results
-;   UI_SCREEN_*, UI_THINK_*, UI_HUMAN_*, UI_RESULT_RESIGN, KEEP_CHECK
+;   UI_SCREEN_*, UI_THINK_*, UI_HUMAN_*, UI_RESULT_RESIGN, KEEP_CHECK,
+;   UI_VIEW_*, KEEP_VIEW_TURN, PAL_MARK
 ;                        tools/nes/console.py, tools/nes/player.py and the
 ;                        cynes game tests: the UI's state in RAM
 
@@ -16,4 +17,5 @@
 .export UI_SCREEN_TITLE, UI_SCREEN_PLAY, UI_SCREEN_PAUSE, UI_SCREEN_OVER, UI_SCREEN_ATTRACT
 .export UI_THINK_NONE, UI_THINK_MOVE, UI_THINK_HINT
 .export UI_HUMAN_RED, UI_HUMAN_BLACK, UI_RESULT_RESIGN
-.export KEEP_CHECK
+.export KEEP_CHECK, KEEP_VIEW_TURN
+.export UI_VIEW_FIXED, UI_VIEW_TURN, PAL_MARK

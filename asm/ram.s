@@ -14,8 +14,8 @@
 ;                                                   scalars 16,
 ;                                                   rep_key_lo 68, rep_check 9,
 ;                                                   s_fut_lo 4, perft_ovf 1
-;   UI, page 1      $0172-$01BF    71    78     7   game record 46, sound 6,
-;                                                   screens 15, kept settings 4
+;   UI, page 1      $0172-$01BF    73    78     5   game record 46, sound 6,
+;                                                   screens 17, kept settings 4
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
@@ -25,7 +25,7 @@
 ;                                                   endgame class and drive 3
 ;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
 ;                                                   history 270, search 24
-;   total                        2022  2048    26
+;   total                        2024  2048    24
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
@@ -158,8 +158,10 @@ ui_repeat:       .res 1    ; D-pad key repeat: frames to the next repeat
 ui_idle:         .res 1    ; title: idle time in 8-frame units; end screens: timer
 ui_think:        .res 1    ; UI_THINK_*: what the main loop's next game_think is for
 ui_opening:      .res 1    ; the opening the panel names (its number + 1), 0: none
+ui_view:         .res 1    ; two players: UI_VIEW_FIXED (Red at the bottom) or UI_VIEW_TURN
+ui_flip:         .res 1    ; the board as drawn: 0 Red's side at the bottom, 1 Black's (view_update)
 keep_sig:        .res 2    ; KEEP_SIG: the settings below survive a soft reset
-keep_settings:   .res 1    ; level << 2 | players (settings_save); after reset
+keep_settings:   .res 1    ; view << 5 | level << 2 | players (settings_save); after reset
                            ; KEEP_VALID | those, or 0 (power-on, or not kept)
 keep_check:      .res 1    ; keep_settings EOR KEEP_CHECK
 ui_oam_rot:      .res 1    ; first shadow-OAM slot of this frame (x 4; cycles)

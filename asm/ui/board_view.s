@@ -2,7 +2,8 @@
 ;
 ; Screen layout (16x16 metatiles = attribute cells; constants in tiles.inc):
 ;   metatile columns 1-9 = files a-i, rows 2-6 = ranks 9-5, row 7 = river,
-;   rows 8-12 = ranks 4-0 (Red at the bottom).  Each intersection is the
+;   rows 8-12 = ranks 4-0 (Red at the bottom; turned half round while
+;   ui_flip is set, see square_to_screen in ui_board.s).  Each intersection is the
 ;   centre of its metatile, so each piece is one attribute cell with its own
 ;   palette.  The status panel is tile columns 22-29 on the right.
 ; The empty screen comes from board_nametable (generated with the art by
@@ -153,7 +154,7 @@ src = local+0           ; 2 bytes
 ;;
 ; Queues the redraw of one board square: the piece, or the empty
 ; intersection under it (read back from board_nametable), and its palette
-; in the attribute table.  The update is queued as one unit (3 entries,
+; in the attribute table, where square_to_screen puts the square.  The update is queued as one unit (3 entries,
 ; 14 bytes), so it always appears in a single frame.
 ; @param X square (0-89) = rank * 9 + file
 ; @param A piece code (PIECE_NONE, or type + PIECE_BLACK for Black)
@@ -170,21 +171,12 @@ addr_hi = local+6
 pal     = local+7
 tiles   = local+8       ; 4 bytes: top-left, top-right, bottom-left, bottom-right
   sta piece
-  ; square -> file (A) and rank (Y)
-  ldy #0
-  txa
-@div9:
-  cmp #BOARD_FILES
-  bcc @divided
-  sbc #BOARD_FILES      ; C is set here
-  iny
-  bne @div9             ; always
-@divided:
-  clc
-  adc #BOARD_MCOL
-  sta mcol
-  lda rank_mrow,y
-  sta mrow
+  lda sq_of90,x         ; the square's place on the screen (the view's)
+  tax
+  jsr square_to_screen
+  stx mcol
+  sty mrow
+  tya
 
   ; nametable offset of the top-left tile = mrow * 64 + mcol * 2
   lsr a
@@ -285,6 +277,65 @@ tiles   = local+8       ; 4 bytes: top-left, top-right, bottom-left, bottom-righ
   ldy mrow
   jmp set_metatile_palette
 .endproc
+
+;;
+; Queues the river text as the view shows it: 楚河 ... 漢界 (files b, c
+; and g, h) from Red's side; while ui_flip is set the two words change
+; places (漢界 ... 楚河), so the board turned round reads as it does from
+; Black's chair.  The tiles come from board_nametable; 4 entries of 4
+; tiles (29 queue bytes, reserved at once: one frame).
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc draw_river
+k   = local+0            ; entry 3..0: bit 1 the tile row, bit 0 the word
+src = local+1            ; the word's tiles: offset from the river's first row
+n   = local+2
+  lda #4 * (3 + 4) + 1
+  jsr vram_queue_reserve
+  lda #3
+  sta k
+@entry:
+  lda k
+  and #1
+  eor ui_flip           ; the word the view puts in this place
+  tax
+  lda k
+  and #2
+  asl a
+  asl a
+  asl a
+  asl a                 ; 0 or 32: the tile row
+  tay
+  clc
+  adc river_col,x
+  sta src
+  lda k
+  and #1
+  tax
+  tya
+  clc
+  adc river_col,x
+  adc #<RIVER_VRAM      ; (no carry: asserted below)
+  tay
+  lda #4
+  ldx #>RIVER_VRAM
+  jsr vram_queue_begin
+  lda #4
+  sta n
+  ldy src
+@tile:
+  lda board_nametable + RIVER_MROW * 64,y
+  sta vram_queue,x
+  inx
+  iny
+  dec n
+  bne @tile
+  jsr vram_queue_end
+  dec k
+  bpl @entry
+  rts
+.endproc
+RIVER_VRAM = NAMETABLE_0 + RIVER_MROW * 64
+.assert <RIVER_VRAM + 32 + (BOARD_MCOL + 6) * 2 + 3 < $100, error, "draw_river: the river's rows in one page"
 
 ;;
 ; Sets the palette of one 16x16 metatile (one attribute cell) in attr_shadow
@@ -437,5 +488,7 @@ ptr   = local+0
 .endproc
 
 .segment "UI_DATA"
+river_col:                ; tile columns of the river's two words
+  .byte (BOARD_MCOL + 1) * 2, (BOARD_MCOL + 6) * 2
 mark_ink:
   .byte COLOR_RED, COLOR_INK

@@ -4,9 +4,12 @@
 ; in a shadow-OAM order that turns every frame so that more than 8 sprites
 ; on a line flicker instead of vanishing).
 ;
-; Squares: the engine's padded squares (board, game_*), the screen's
-; 0-89 squares (rank * 9 + file, draw_square), converted with sq_of90 and
-; sq90_red.  The board is always seen from Red's side.
+; Squares: the engine's padded squares (board, game_*) and their 0-89
+; numbers (rank * 9 + file: drawn[], draw_square), converted with sq_of90
+; and sq90_red.  Where a square is on the screen is square_to_screen's
+; business alone: Red's side at the bottom, or Black's while ui_flip is
+; set (view_update turns the board).  The cursor moves on the screen:
+; cursor_move swaps the D-pad's directions while the board is turned.
 ;
 ; The snapshot (board_snap / board_sync) lives in the engine's history
 ; table, free between searches (docs/UI.md): it is taken right before the
@@ -63,11 +66,18 @@ BLINK_FRAMES = 6         ;   6 frames off, 6 on
 .endproc
 
 ;;
-; Metatile column and row of a padded square.
+; Where a square is on the screen: its metatile column and row, seen from
+; Red's side (rank 0 at the bottom, file a on the left) or, while ui_flip
+; is set, from Black's (turned half round: rank 9 at the bottom, file i on
+; the left).  Every drawing of a square (draw_square, the marks, the
+; cursor, the selection and the dots) goes through here.
 ; @param X padded square
 ; @return X metatile column, Y metatile row
 ; Clobbers A.
-.proc sq_to_file_rank
+; Cycles: 38 (Red's side) or 43 (turned), with the JSR and RTS.
+.proc square_to_screen
+  lda ui_flip
+  bne @turned
   ldy sq_rank,x
   lda sq_file,x
   clc
@@ -76,16 +86,28 @@ BLINK_FRAMES = 6         ;   6 frames off, 6 on
   lda rank_mrow,y
   tay
   rts
+@turned:
+  lda #BOARD_RANKS - 1
+  sec
+  sbc sq_rank,x
+  tay                   ; 9 - rank
+  lda #BOARD_FILES - 1 + BOARD_MCOL
+  sbc sq_file,x         ; C = 1: 8 - file, + BOARD_MCOL
+  tax
+  lda rank_mrow,y
+  tay
+  rts
 .endproc
 
 ;;
 ; Draws the whole board screen with rendering off: the empty board and
-; panel (board_view_init), every piece of the engine's position, and the
-; level name.  Leaves drawn[] = the position.
+; panel (board_view_init), the river text and every piece of the engine's
+; position as ui_flip says, and the level name.  Leaves drawn[] = the
+; position.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc board_redraw
-i = local+12
   jsr board_view_init
+  jsr draw_river
   ldx #BOARD_SQUARES - 1
   lda #0
 @clear:
@@ -93,6 +115,56 @@ i = local+12
   dex
   bpl @clear
   jmp board_sync
+.endproc
+
+;;
+; Turns the board to the side view_wanted names, if it is not seen from
+; there already: with the screen off, the river text, every square (piece
+; or empty intersection) and the last-move marks are drawn again from the
+; new side; the panel stays as it is.  The screen is dark for about 3
+; frames.  Call when the position is the game's (not inside a search).
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc view_update
+  jsr view_wanted
+  cmp ui_flip
+  beq @same
+  sta ui_flip
+  jsr screen_off
+  jsr draw_river
+  ldx #BOARD_SQUARES - 1
+  lda #$FF              ; no piece code: board_sync draws every square
+@forget:
+  sta drawn,x
+  dex
+  bpl @forget
+  jsr board_sync        ; (its palettes take the marks off)
+  jsr board_marks
+  jsr vram_flush        ; NMI is off: copied at once
+  lda #CTRL_SPR_1000 | CTRL_NT_2000
+  jmp screen_on
+@same:
+  rts
+.endproc
+
+;;
+; The side the board should be seen from now: Black's (1) when one player
+; plays Black, or with two players and the UI_VIEW_TURN setting when Black
+; is to move; else Red's (0).
+; @return A 0 Red's side at the bottom, 1 Black's
+; Clobbers A, X.
+.proc view_wanted
+  ldx ui_players
+  lda #1
+  cpx #UI_HUMAN_BLACK
+  beq @done
+  lda #0
+  cpx #UI_HUMAN_RED | UI_HUMAN_BLACK
+  bne @done
+  lda ui_view
+  beq @done             ; UI_VIEW_FIXED
+  lda eng_side
+@done:
+  rts
 .endproc
 
 ;;
@@ -161,7 +233,7 @@ unmark_one:
 @set:
   sta local+1
   ldx local+0
-  jsr sq_to_file_rank
+  jsr square_to_screen
   lda local+1
   jmp set_metatile_palette
 done:
@@ -180,11 +252,11 @@ done:
   eor #1
   jsr set_mark_ink
   ldx game_last_from
-  jsr sq_to_file_rank
+  jsr square_to_screen
   lda #PAL_MARK
   jsr set_metatile_palette
   ldx game_last_to
-  jsr sq_to_file_rank
+  jsr square_to_screen
   lda #PAL_MARK
   jmp set_metatile_palette
 @none:
@@ -235,7 +307,9 @@ times = local+12         ; draw_square keeps local+12
 ;;
 ; Moves the cursor with the D-pad: one square per new press, then, while
 ; the direction is held, again after REPEAT_DELAY frames and every
-; REPEAT_RATE frames.  Stops at the board edges.  Up = towards Black.
+; REPEAT_RATE frames.  Stops at the board edges.  Up = towards the top
+; of the screen: towards Black, or towards Red while the board is turned
+; (ui_flip: the directions are swapped, Up with Down, Left with Right).
 ; Plays SFX_CURSOR when it moves.
 ; Uses local+0..1.  Clobbers A, X, Y.
 .proc cursor_move
@@ -255,6 +329,17 @@ moved = local+1
   ldx #REPEAT_RATE
 @go:
   stx ui_repeat
+  ldy ui_flip
+  beq @dirs
+  tay                   ; turned: U D L R (bits 3-0) become D U R L
+  and #KEY_UP | KEY_LEFT
+  lsr a
+  sta dirs
+  tya
+  and #KEY_DOWN | KEY_RIGHT
+  asl a
+  ora dirs
+@dirs:
   sta dirs
   lda #0
   sta moved
@@ -308,12 +393,13 @@ moved = local+1
 ; 8 sprites share a line, a different 8 show each frame (flicker, not
 ; dropout).  At most 4 + 4 + 17 sprites.
 ; Uses local+0..5.  Clobbers A, X, Y.
-; Cycles: about 1,500 + 14 per legal move + 60 per dot.
+; Cycles: about 1,550 + 14 per legal move + 85 per dot.
 .proc board_sprites
 px   = local+0
 py   = local+1
 attr = local+2
 i    = local+3
+keep_y = local+4
   jsr ppu_clear_oam
   lda ui_oam_rot
   clc
@@ -367,17 +453,16 @@ i    = local+3
 ; px, py = the sprite position (OAM Y: one line up) of the square X.
 ; Keeps Y.
 square_xy:
-  lda sq_file,x
-  clc
-  adc #BOARD_MCOL
+  sty keep_y            ; (square_to_screen returns in X and Y)
+  jsr square_to_screen
+  txa
   asl a
   asl a
   asl a
   asl a
   sta px
-  lda sq_rank,x
-  tax
-  lda rank_mrow,x
+  tya
+  ldy keep_y
   asl a
   asl a
   asl a

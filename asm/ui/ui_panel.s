@@ -25,19 +25,20 @@
 .include "book_const.inc"
 
 ; text ids (ui_text): order of the tables at the end
-T_P1_RED     = 0
+T_P1_RED     = 0         ; the title's players choices 0-3 (players_choice)
 T_P1_BLACK   = 1
 T_P2         = 2
-T_TO_MOVE    = 3
-T_CHECK      = 4
-T_CLOCK      = 5
-T_MOVE       = 6
-T_OVER       = 7
-T_DEMO       = 8
-T_GAME       = 9
-T_RESUME     = 10        ; the pause menu: T_RESUME + item
-T_RED_WINS   = 15        ; + winner (0 Red, 1 Black, 2 draw)
-T_CHECKMATE  = 18        ; + result - 1 (GAME_CHECKMATE .. UI_RESULT_RESIGN)
+T_P2_TURN    = 3
+T_TO_MOVE    = 4
+T_CHECK      = 5
+T_CLOCK      = 6
+T_MOVE       = 7
+T_OVER       = 8
+T_DEMO       = 9
+T_GAME       = 10
+T_RESUME     = 11        ; the pause menu: T_RESUME + item
+T_RED_WINS   = 16        ; + winner (0 Red, 1 Black, 2 draw)
+T_CHECKMATE  = 19        ; + result - 1 (GAME_CHECKMATE .. UI_RESULT_RESIGN)
 PAUSE_ITEMS  = 5
 
 PANEL_ROW_VRAM = NAMETABLE_0 + PANEL_LEFT_COL
@@ -604,11 +605,11 @@ item = local+3
 .endproc
 
 ;;
-; The title's value of the players item (ui_players 1, 2, 3).
+; The title's value of the players item (players_choice 0-3).
 ; Uses local+0..2.  Clobbers A, X, Y.
 .proc title_players_text
-  ldx ui_players
-  dex
+  jsr players_choice
+  tax                   ; T_P1_RED + choice
   jmp ui_text
 .endproc
 
@@ -643,7 +644,8 @@ TITLE_VALUE_VRAM = NAMETABLE_0 + TITLE_MENU_ROW * 32 + TITLE_VALUE_COL
 .endmacro
 t_p1_red:     .byte >TITLE_VALUE_VRAM, <TITLE_VALUE_VRAM, 11, "1P AS RED  "
 t_p1_black:   .byte >TITLE_VALUE_VRAM, <TITLE_VALUE_VRAM, 11, "1P AS BLACK"
-t_p2:         .byte >TITLE_VALUE_VRAM, <TITLE_VALUE_VRAM, 11, "2 PLAYERS  "
+t_p2:         .byte >TITLE_VALUE_VRAM, <TITLE_VALUE_VRAM, 11, "2P FIXED   "
+t_p2_turn:    .byte >TITLE_VALUE_VRAM, <TITLE_VALUE_VRAM, 11, "2P TURNING "
 t_to_move:    PANEL_TEXT STATUS_MROW * 2 + 1, " TO MOVE"
 t_check:      PANEL_TEXT STATUS_MROW * 2 + 1, " CHECK! "
 t_clock:      PANEL_TEXT THINK_ROW, "  00 SEC"
@@ -667,12 +669,12 @@ t_sixty:      RESULT_TEXT 1, "   60 MOVES    "
 t_resigned:   RESULT_TEXT 1, "  RESIGNATION  "
 
 text_lo:
-  .lobytes t_p1_red, t_p1_black, t_p2, t_to_move, t_check, t_clock
+  .lobytes t_p1_red, t_p1_black, t_p2, t_p2_turn, t_to_move, t_check, t_clock
   .lobytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
   .lobytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
   .lobytes t_repetition, t_sixty, t_resigned
 text_hi:
-  .hibytes t_p1_red, t_p1_black, t_p2, t_to_move, t_check, t_clock
+  .hibytes t_p1_red, t_p1_black, t_p2, t_p2_turn, t_to_move, t_check, t_clock
   .hibytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
   .hibytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
   .hibytes t_repetition, t_sixty, t_resigned

@@ -7,7 +7,8 @@
 ; plays the move it found.  Otherwise play_update takes the human's input
 ; frame by frame.  Every change of the position goes board_unmark,
 ; board_snap, game_play / game_undo, board_sync, board_marks, so the screen
-; always shows the engine's board.
+; always shows the engine's board; the next turn_begin turns the board
+; round first when the view asks for it (view_update, ui_board.s).
 
 .include "nes.inc"
 .include "global.inc"
@@ -70,10 +71,12 @@ CURSOR_RANK_BLACK = 6
 
 ;;
 ; game_new, the UI's game state, and the board screen drawn with the
-; screen off.
+; screen off, from the side view_wanted names (ui_players, ui_view).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc new_game
   FAR_CALL game_new
+  jsr view_wanted
+  sta ui_flip
   lda #0
   sta ui_sel
   sta ui_result
@@ -92,11 +95,14 @@ CURSOR_RANK_BLACK = 6
 .endproc
 
 ;;
-; The start of a turn: ends the game if it is over, else updates the panel
-; and, if the computer is to move, asks the main loop for its move.
-; game_outcome leaves the legal moves listed for the human.
+; The start of a turn: turns the board if the view setting asks for it
+; (view_update: two players, UI_VIEW_TURN), ends the game if it is over,
+; else updates the panel and, if the computer is to move, asks the main
+; loop for its move.  game_outcome leaves the legal moves listed for the
+; human.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc turn_begin
+  jsr view_update
   FAR_CALL game_outcome
   beq @ongoing
   jmp game_over

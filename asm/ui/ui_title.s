@@ -7,7 +7,9 @@
 ; values are drawn over it by code, the item under the cursor in red.
 ;
 ; Menu (ui_menu): 0 players (ui_players 1 = 1P as Red, 2 = 1P as Black,
-; 3 = 2 players), 1 level (ui_level, names from lvl_name_text), 2 start.
+; 3 = 2 players with the board fixed, Red at the bottom, or 3 and ui_view =
+; UI_VIEW_TURN: 2 players, the board turned to the side to move), 1 level
+; (ui_level, names from lvl_name_text), 2 start.
 ; Up/Down: item; Left/Right: value; A or Start: play.  After
 ; ATTRACT_UNITS * 8 frames without a button, the demo starts.
 
@@ -17,6 +19,7 @@
 .include "engine/eng.inc"
 
 TITLE_ITEMS   = 3
+PLAYER_CHOICES = 4       ; 1P as Red, 1P as Black, 2P fixed, 2P turning
 ATTRACT_UNITS = 150      ; x 8 frames = 1,200 frames = 20 s
 LEVEL_VALUE_VRAM = NAMETABLE_0 + (TITLE_MENU_ROW + 2) * 32 + TITLE_VALUE_COL - 1
 
@@ -228,22 +231,18 @@ item = local+3
   jsr settings_save
   jsr title_level_text
   jmp @blip
-@players:               ; 1 -> 2 -> 3 -> 1 (right), the other way (left)
-  tax
-  beq @players_down
-  ldx ui_players
-  inx
-  cpx #4
-  bcc @set_players
-  ldx #1
-  bne @set_players
-@players_down:
-  ldx ui_players
+@players:               ; choices 0-3 round: right +1, left -1
+  tax                   ; X = 1 right, 0 left
+  jsr players_choice    ; (keeps X)
   dex
-  bne @set_players
-  ldx #3
-@set_players:
-  stx ui_players
+  bne @players_left
+  clc
+  adc #2                ; + 2 - 1
+@players_left:
+  sec
+  sbc #1
+  and #PLAYER_CHOICES - 1
+  jsr players_set
   jsr settings_save
   jsr title_players_text
 @blip:
@@ -254,15 +253,58 @@ item = local+3
 .endproc
 
 ;;
-; Keeps the title's settings (ui_players, ui_level) for a soft reset: the
-; reset handler finds them by KEEP_SIG and keep_check (asm/system/init.s)
-; and settings_load takes them back; a power-on starts fresh.
+; The players item's choice, from ui_players and ui_view: 0 1P as Red,
+; 1 1P as Black, 2 two players with the board fixed, 3 two players with
+; the board turned to the side to move.
+; @return A choice 0-3
+; Clobbers A.  Keeps X and Y.
+.proc players_choice
+  lda ui_players
+  cmp #UI_HUMAN_RED | UI_HUMAN_BLACK
+  bne @one              ; (ui_view counts with two players only)
+  clc
+  adc ui_view           ; 3 + 0 or 1
+@one:
+  sec
+  sbc #1
+  rts
+.endproc
+.assert UI_VIEW_FIXED = 0 && UI_VIEW_TURN = 1, error, "players_choice adds ui_view"
+
+;;
+; Sets ui_players and ui_view to a choice of the players item (see
+; players_choice).
+; @param A choice 0-3
+; Clobbers A, Y.
+.proc players_set
+  ldy #UI_VIEW_FIXED
+  cmp #PLAYER_CHOICES - 1
+  bcc @set
+  ldy #UI_VIEW_TURN     ; 2 players, turning: ui_players 3 as well
+  lda #PLAYER_CHOICES - 2
+@set:
+  sty ui_view
+  clc
+  adc #1
+  sta ui_players
+  rts
+.endproc
+
+;;
+; Keeps the title's settings (ui_players, ui_level, ui_view) for a soft
+; reset: the reset handler finds them by KEEP_SIG and keep_check
+; (asm/system/init.s) and settings_load takes them back; a power-on starts
+; fresh.
 ; Clobbers A.
 .proc settings_save
-  lda ui_level
+  lda ui_view           ; UI_VIEW_FIXED 0, UI_VIEW_TURN 1
   asl a
   asl a
-  ora ui_players
+  asl a
+  ora ui_level          ; (0-7: see settings_load)
+  asl a
+  asl a
+  ora ui_players        ; view << 5 | level << 2 | players
   sta keep_settings
   eor #KEEP_CHECK
   sta keep_check
@@ -275,8 +317,8 @@ item = local+3
 
 ;;
 ; After reset: the settings a soft reset kept (keep_settings = KEEP_VALID |
-; level << 2 | players), each only if it is one the title offers, and
-; keeps them again for the next reset.
+; view << 5 | level << 2 | players), each only if it is one the title
+; offers, and keeps them again for the next reset.
 ; Clobbers A.
 .proc settings_load
   lda keep_settings
@@ -291,7 +333,12 @@ item = local+3
   cmp #LEVEL_COUNT
   bcs :+
   sta ui_level
-: jmp settings_save     ; kept again, for the next reset
+: lda keep_settings
+  and #KEEP_VIEW_TURN
+  beq :+                ; A = UI_VIEW_FIXED
+  lda #UI_VIEW_TURN
+: sta ui_view
+  jmp settings_save     ; kept again, for the next reset
 @done:
   rts
 .endproc
