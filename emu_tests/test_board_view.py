@@ -7,7 +7,9 @@
   * 2 players "turning": the side to move is at the bottom after every
     move (and after a take-back); 2 players "fixed": Red stays at the bottom;
   * the players choice (with the 2-player view) survives a soft reset, not
-    a power-on.
+    a power-on;
+  * draw_square alone (py65): turned, square s is drawn exactly where square
+    89 - s is drawn from Red's side, within its 800 cycles.
 
 Red as the human and the demo keep Red at the bottom (test_boot.py and
 test_game_play.py's screenshots).  Also writes docs/screenshots/black_view.png
@@ -272,3 +274,33 @@ def test_view_setting_survives_a_soft_reset_only(rom_path):
     assert con.byte("ui_flip") == 1
     fresh = power_on(rom_path)
     assert (fresh.byte("ui_players"), fresh.byte("ui_view"), fresh.byte("ui_flip")) == (HUMAN_RED, VIEW_FIXED, 0)
+
+
+def test_draw_square_turned_draws_the_opposite_cell(tmp_path):
+    """draw_square in isolation (py65, as test_boot's test): with ui_flip set,
+    square s queues exactly what square 89 - s queues from Red's side (the
+    cell turned half round, its empty intersection read from there), within
+    the header's 800 cycles."""
+    from py65.devices.mpu6502 import MPU
+    from emu_tests.test_boot import _call, _symbols_and_prg
+    syms, prg, nt = _symbols_and_prg(tmp_path)
+    mpu = MPU()
+    mpu.memory = [0] * 0x8000 + list(prg)
+    q, attr, flip = syms["vram_queue"], syms["attr_shadow"], syms["ui_flip"]
+
+    def queued(square: int, piece: int, turned: bool) -> tuple[list[int], int]:
+        mpu.memory[attr:attr + 64] = list(nt[960:1024])
+        mpu.memory[syms["vram_queue_len"]] = 0
+        mpu.memory[q] = 0
+        mpu.memory[flip] = int(turned)
+        cycles = _call(mpu, syms["draw_square"], a=piece, x=square)
+        return mpu.memory[q:q + 15], cycles
+
+    worst = 0
+    for square in range(90):
+        for piece in (0, 5, 5 + 8):
+            got, cycles = queued(square, piece, True)
+            want, _ = queued(89 - square, piece, False)
+            assert got == want, f"square {square} piece {piece}"
+            worst = max(worst, cycles)
+    assert worst <= 800, f"draw_square took {worst} cycles turned (header says at most 800)"

@@ -159,8 +159,9 @@ src = local+0           ; 2 bytes
 ; @param X square (0-89) = rank * 9 + file
 ; @param A piece code (PIECE_NONE, or type + PIECE_BLACK for Black)
 ; Uses local+0..11 and (set_metatile_palette) local+13..15.  Clobbers A, X, Y.
-; Cycles: at most 800 (784 measured, emu_tests/test_boot.py), plus a frame
-; wait if the queue is full.
+; Cycles: at most 800 (measured: 727 from Red's side, emu_tests/test_boot.py;
+; 733 turned, emu_tests/test_board_view.py), plus a frame wait if the queue
+; is full.
 .proc draw_square
 ptr     = local+0       ; 2 bytes: the empty square in board_nametable
 mcol    = local+2
