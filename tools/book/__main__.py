@@ -1,8 +1,10 @@
 """The opening book's tools.
 
-  python -m tools.book expand            replay config/book.yaml: positions, transpositions, folds
-  python -m tools.book check             check every book move with Fairy-Stockfish and write
-                                         config/book.checked.json (resumes from the cache)
+  python -m tools.book expand            replay config/book.yaml: positions, transpositions, folds,
+                                         and the extension's positions (from the cache)
+  python -m tools.book check             check every book move with Fairy-Stockfish, extend the
+                                         book with the engine's moves (config/book.yaml `extend`)
+                                         and write config/book.checked.json (resumes from the cache)
   python -m tools.book check --cached-only [--partial]
                                          write the JSON from cached results only
   python -m tools.book iccs "炮二平五 马8进7 ..."   a line in Chinese notation as ICCS
