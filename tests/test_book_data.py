@@ -15,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from reference_py import book as ref_book
 from reference_py.config import ConfigError
 from reference_py.fen import START_FEN, format_fen, parse_fen
 from reference_py.notation import parse_iccs
 from tools.book import data
 from tools.book.check import Checker, Missing, check_tree
-from tools.book.engine import Cache, Result, parse_info
+from tools.book.engine import Cache, Result, multipv_key, parse_info
+from tools.book.extend import extend
 from tools.book.source import BOOK_YAML, MIN_MAIN_PLIES, CheckRule, load_book
 from tools.book.tree import (canonical, canonical_move, expand, is_canonical, mirror_board,
                              mirror_fen, mirror_move, position_fen)
@@ -29,6 +31,7 @@ from tools.book.zh import zh_line_to_iccs
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "config" / "book.cache.jsonl"
 MIN_POSITIONS = 3000            # distinct positions the source's lines reach, mirrors folded
+MIN_BOOK_POSITIONS = 3000       # positions with a book move the engines can reach, mirrors folded
 
 
 @pytest.fixture(scope="module")
@@ -60,9 +63,11 @@ def test_data_is_built_from_this_yaml(book, checked):
 def test_data_equals_a_rebuild_from_the_engine_cache(tree, checked):
     """The committed JSON is exactly what the tool writes from the YAML and
     the committed cache: nothing edited by hand, nothing stale."""
-    verdicts, progress = check_tree(tree, Checker(Cache(CACHE), checked["checker"]["engine"], None),
-                                    log=None)
-    rebuilt = data.build(tree, verdicts, checked["checker"]["engine"], progress.missing)
+    checker = Checker(Cache(CACHE), checked["checker"]["engine"], None)
+    verdicts, progress = check_tree(tree, checker, log=None)
+    ext = extend(tree, verdicts, checker)
+    assert not ext.missing
+    rebuilt = data.build(tree, verdicts, checked["checker"]["engine"], progress.missing, ext)
     assert json.loads(data.dumps(rebuilt)) == checked
 
 
@@ -75,15 +80,24 @@ def test_every_position_and_move(tree, checked):
         assert fen.endswith(" - - 0 1") and fen.split()[1] in ("w", "b")
         assert is_canonical(fen), f"{fen} is not in its canonical orientation"
         node = tree.nodes.get(fen)
-        assert node is not None and node.moves, f"{fen} is not reached by a line with a move"
-        assert p["opening"] == tree.opening_of(node)
+        engine = [m for m in p["moves"] if m.get("engine")]
+        if node is None or not node.moves:      # reached past the source lines
+            assert engine == p["moves"], f"{fen}: a position past the source has engine moves only"
+        else:
+            assert p["opening"] == tree.opening_of(node)
+            assert len(engine) <= 1, f"{fen}: a source position gets the engine's best move only"
+        assert 0 <= p["opening"] < len(tree.book.openings)
         moves = [m["move"] for m in p["moves"]]
         assert moves == sorted(moves) and moves
         for m in p["moves"]:
-            assert m["move"] in node.moves
             parse_iccs(parse_fen(fen), m["move"])          # legal in the position
             assert 0 <= m["loss_cp"] <= rule.max_loss_cp
             assert 1 <= m["weight"] <= 255
+            if m.get("engine"):
+                assert m["weight"] == tree.book.extend.weight
+                assert node is None or m["move"] not in node.moves
+                continue
+            assert m["move"] in node.moves
             assert m["weight"] == data.move_weight(node.moves[m["move"]].weight,
                                                    rule.factor(m["loss_cp"]))
     for f in checked["failed"]:
@@ -108,6 +122,8 @@ def test_size_and_depth(book, tree, checked):
                  "中炮过河车对屏风马", "中炮七路马对屏风马"):
         assert name in names
     assert len(tree.nodes) >= MIN_POSITIONS, "the source's lines reach too few positions"
+    assert len(ref_book.load(data.CHECKED_JSON).entries) >= MIN_BOOK_POSITIONS, \
+        "the engines' book has too few positions"
     if checked["partial"]:
         assert checked["unchecked_positions"] > 0
     else:
@@ -287,3 +303,86 @@ def test_orders_window_refuses_a_capture(tmp_path):
     with pytest.raises(ConfigError) as exc:
         load_book(path)
     assert "ply 7" in str(exc.value) and "captures" in str(exc.value)
+
+
+# ---- the engine's extension ---------------------------------------------
+
+def _at(moves: str) -> tuple[str, bool]:
+    """(canonical FEN, whether it is mirrored) after `moves` from the start."""
+    pos = parse_fen(START_FEN)
+    for m in moves.split():
+        pos.make(parse_iccs(pos, m))
+    return canonical(position_fen(pos))
+
+
+def _mv(move: str, flipped: bool) -> str:
+    return mirror_move(move) if flipped else move
+
+
+def test_extension_follows_the_engine_past_the_source(tmp_path):
+    """Source positions get the engine's best move when no line plays it;
+    a line's end and positions reached by engine moves get the MultiPV lines
+    within max_loss_cp, nearest first, at most `positions` of them."""
+    head = BOOK_YAML.read_text(encoding="utf-8").split("\nextend:")[0] + "\n"
+    path = tmp_path / "book.yaml"
+    path.write_text(head + """extend:
+  plies: 2
+  positions: 2
+  multipv: 2
+  weight: 1
+openings:
+  - zh: 根
+    pinyin: gen
+    en: Root
+    side:
+      - h2e2 h9g7
+""", encoding="utf-8")
+    t = expand(load_book(path))
+    eng, depth = "Fairy-Stockfish test", 16
+    cache = Cache(tmp_path / "c.jsonl")
+    start, _ = _at("")
+    cache.add(Result(eng, start, depth, "h2e2", 30, 1, 1))
+    one, f1 = _at("h2e2")                                   # best b9c7, the line plays h9g7
+    cache.add(Result(eng, one, depth, _mv("b9c7", f1), -20, 1, 1))
+    for move, score in [("b9c7", -20), ("h9g7", -30)]:
+        cache.add(Result(eng, one, depth, _mv(move, f1), score, 1, 1, _mv(move, f1)))
+    end, f2 = _at("h2e2 h9g7")                              # the line's end
+    lines = ((_mv("h0g2", f2), 25), (_mv("b2c2", f2), -40))
+    cache.add(Result(eng, end, depth, lines[0][0], 25, 1, 1, None, 2, lines))
+    checker = Checker(Cache(tmp_path / "c.jsonl"), eng, None)
+    verdicts, _ = check_tree(t, checker, log=None)
+    ext = extend(t, verdicts, checker)
+    assert ext.moves[one] == {_mv("b9c7", f1): ext.moves[one][_mv("b9c7", f1)]}
+    assert [(m.loss_cp, m.weight) for m in ext.moves[end].values()] == [(0, 1)]   # b2c2 loses 65
+    after_b9c7, f3 = _at("h2e2 b9c7")
+    assert ext.missing == [after_b9c7]      # nearest first: ply 2 before h2e2 h9g7 h0g2 (ply 3)
+    lines = ((_mv("h0g2", f3), 10), (_mv("c3c4", f3), 0))
+    checker.cache.add(Result(eng, after_b9c7, depth, lines[0][0], 10, 1, 1, None, 2, lines))
+    ext = extend(t, verdicts, checker)
+    assert not ext.missing and sorted(ext.moves[after_b9c7]) == sorted(m for m, _ in lines)
+    assert ext.openings[after_b9c7] == 0
+    assert _at("h2e2 h9g7 h0g2")[0] not in ext.moves     # the budget of 2 searches is spent
+    assert len(ext.from_source(t)) == 2 and len(ext.from_engine(t)) == 2
+    out = data.build(t, verdicts, eng, 0, ext)
+    by_fen = {p["fen"]: p["moves"] for p in out["positions"]}
+    assert [m["move"] for m in by_fen[one] if m.get("engine")] == [_mv("b9c7", f1)]
+    assert all(m["engine"] and m["weight"] == 1 for m in by_fen[after_b9c7])
+    # the cache keeps a MultiPV search under its own key, lines and all
+    again = Cache(tmp_path / "c.jsonl").get(eng, end, multipv_key(2), depth)
+    assert again is not None and again.lines == ((_mv("h0g2", f2), 25), (_mv("b2c2", f2), -40))
+
+
+@pytest.mark.parametrize("block, words", [
+    ("extend:\n  plies: 2\n  multipv: 2\n  weight: 1\n", "missing key 'positions'"),
+    ("extend:\n  plies: 0\n  positions: 5\n  multipv: 2\n  weight: 1\n", "extend.plies = 0"),
+    ("extend:\n  plies: 2\n  positions: 5\n  multipv: 2\n  weight: 1\n  depth: 3\n",
+     "unknown key 'depth'"),
+])
+def test_bad_extend_block_is_refused(tmp_path, block, words):
+    head = BOOK_YAML.read_text(encoding="utf-8").split("\nextend:")[0] + "\n"
+    path = tmp_path / "book.yaml"
+    path.write_text(head + block + "openings:\n  - zh: 根\n    pinyin: gen\n    en: Root\n"
+                    "    side:\n      - h2e2\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as exc:
+        load_book(path)
+    assert words in str(exc.value) and str(exc.value).startswith(str(tmp_path))

@@ -1,8 +1,10 @@
 """The opening book's tools.
 
-  python -m tools.book expand            replay config/book.yaml: positions, transpositions, folds
-  python -m tools.book check             check every book move with Fairy-Stockfish and write
-                                         config/book.checked.json (resumes from the cache)
+  python -m tools.book expand            replay config/book.yaml: positions, transpositions, folds,
+                                         and the extension's positions (from the cache)
+  python -m tools.book check             check every book move with Fairy-Stockfish, extend the
+                                         book with the engine's moves (config/book.yaml `extend`)
+                                         and write config/book.checked.json (resumes from the cache)
   python -m tools.book check --cached-only [--partial]
                                          write the JSON from cached results only
   python -m tools.book iccs "炮二平五 马8进7 ..."   a line in Chinese notation as ICCS
@@ -22,6 +24,8 @@ from reference_py.notation import NotationError
 from . import data
 from .check import Checker, check_tree, fill_cache, order
 from .engine import DEFAULT_ENGINE, Cache, Engine, EngineError
+from .extend import Extension, extend
+from .extend import fill_cache as fill_extension
 from .source import BOOK_YAML, ROOT, load_book
 from .tree import expand
 from .zh import zh_line_to_iccs
@@ -45,10 +49,29 @@ def cmd_expand(args: argparse.Namespace) -> int:
           f"{sum(len(n.moves) for n in with_moves)} book moves")
     print(f"transpositions: {len(tree.transpositions())} positions reached from more than one "
           "position or move")
+    if book.extend is not None:
+        cache = Cache(Path(args.cache))
+        ids = {r.engine for r in cache.results.values()}
+        if len(ids) == 1:
+            checker = Checker(cache, ids.pop(), None)
+            verdicts, progress = check_tree(tree, checker, log=None)
+            ext = extend(tree, verdicts, checker)
+            print(_extension_counts(tree, ext) + f" (from the cache: {progress.missing} source "
+                  f"positions and {len(ext.missing)} past the source not yet searched)")
+        else:
+            print(f"extension: not counted ({args.cache} holds results of {len(ids)} engines)")
     by_opening = Counter(tree.opening_of(n) for n in with_moves)
     for o in book.openings:
         print(f"  {o.id:3} {by_opening.get(o.id, 0):5}  {o.zh} ({o.en})")
     return 0
+
+
+def _extension_counts(tree, ext: Extension) -> str:
+    src, eng = ext.from_source(tree), ext.from_engine(tree)
+    moves = sum(len(m) for m in ext.moves.values())
+    return (f"book positions reached with a book move: {len(src) + len(eng)} after folding "
+            f"({len(src)} from the source lines, {len(eng)} from the extension); "
+            f"{moves} engine moves")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -73,6 +96,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     checker = Checker(cache, engine_id, engine)
     try:
         verdicts, progress = check_tree(tree, checker)
+        if args.jobs > 1 and not args.cached_only and book.extend is not None:
+            # one distance at a time: the positions to search next are
+            # known only once the nearer ones are
+            while True:
+                todo = extend(tree, verdicts, Checker(cache, engine_id, None)).missing
+                if not todo:
+                    break
+                print(f"extension: {len(todo)} positions to search", file=sys.stderr)
+                fill_extension(todo, make_checker, args.jobs, book.check.depth,
+                               book.extend.multipv)
+        ext = extend(tree, verdicts, checker)
     finally:
         if engine is not None:
             engine.close()
@@ -81,9 +115,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"{progress.missing} of {total} positions have no engine results: run without "
               "--cached-only, or add --partial to write a partial book", file=sys.stderr)
         return 1
-    out = data.build(tree, verdicts, engine_id, progress.missing)
+    missing = progress.missing + len(ext.missing)
+    if ext.missing and not args.partial:
+        print(f"{len(ext.missing)} positions past the source lines have no engine results: run "
+              "without --cached-only, or add --partial to write a partial book", file=sys.stderr)
+        return 1
+    out = data.build(tree, verdicts, engine_id, missing, ext)
     data.write(out, Path(args.out))
-    if not progress.missing:
+    if not missing:
         cache.rewrite(checker.used)         # drop results the book no longer uses
     for f in out["failed"]:
         print(f"FAILED {f['move']} loses {f['loss_cp']} cp (best {f['best']}) in {f['fen']}: "
@@ -94,6 +133,7 @@ def cmd_check(args: argparse.Namespace) -> int:
           f"{len(out['positions'])} positions and "
           f"{sum(len(p['moves']) for p in out['positions'])} moves written to {args.out}; "
           f"{len(out['failed'])} moves failed" + (" (PARTIAL)" if out["partial"] else ""))
+    print(_extension_counts(tree, ext))
     return 0
 
 
@@ -107,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("expand", help="replay the book and print its statistics")
     p.add_argument("--book", default=str(BOOK_YAML))
+    p.add_argument("--cache", default=str(CACHE),
+                   help="the engine results the extension is counted from")
     p.set_defaults(fn=cmd_expand)
     p = sub.add_parser("check", help="check the book with Fairy-Stockfish, write the JSON")
     p.add_argument("--book", default=str(BOOK_YAML))

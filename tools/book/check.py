@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from .engine import Cache, Engine, Result
+from .engine import Cache, Engine, Result, multipv_key
 from .source import CheckRule
 from .tree import Node, Tree
 
@@ -67,6 +67,20 @@ class Checker:
         if self.engine is None:
             raise Missing(fen)
         got = self.engine.search(fen, depth)
+        self.cache.add(got)
+        self.searches += 1
+        return got
+
+    def multipv(self, fen: str, depth: int, k: int) -> Result:
+        """A MultiPV search of `fen` with `k` lines."""
+        key = multipv_key(k)
+        got = self.cache.get(self.engine_id, fen, key, depth)
+        self.used.add((self.engine_id, fen, key, depth))
+        if got is not None:
+            return got
+        if self.engine is None:
+            raise Missing(fen)
+        got = self.engine.search_multipv(fen, depth, k)
         self.cache.add(got)
         self.searches += 1
         return got

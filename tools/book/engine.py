@@ -37,7 +37,10 @@ class EngineError(RuntimeError):
 class Result:
     """One search: the best move and its score in centipawns for the side
     to move; with `move`, the score of that move (searched among the book
-    moves with `searchmoves`, one MultiPV line each)."""
+    moves with `searchmoves`, one MultiPV line each); with `multipv` K, a
+    search of the whole position with K MultiPV lines, `lines` holding each
+    line's first move and score, best first (`best` and `score` are the
+    first line's)."""
     engine: str
     fen: str
     depth: int
@@ -46,10 +49,22 @@ class Result:
     nodes: int
     time_ms: int
     move: str | None = None
+    multipv: int = 0
+    lines: tuple[tuple[str, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        # JSON gives lists: keep the lines hashable and comparable
+        object.__setattr__(self, "lines", tuple((str(m), int(s)) for m, s in self.lines))
 
     @property
     def key(self) -> tuple[str, str, str | None, int]:
-        return (self.engine, self.fen, self.move, self.depth)
+        return (self.engine, self.fen, multipv_key(self.multipv) if self.multipv else self.move,
+                self.depth)
+
+
+def multipv_key(k: int) -> str:
+    """The cache key's move field for a K-line MultiPV search."""
+    return f"multipv={k}"
 
 
 def parse_info(line: str) -> dict[str, object] | None:
@@ -161,6 +176,29 @@ class Engine:
         return {m: Result(self.id, fen, depth, m, int(i["score"]), int(i["nodes"]),
                           int(i["time"]), m) for m, i in last.items()}
 
+    def search_multipv(self, fen: str, depth: int, k: int) -> Result:
+        """`go depth` on `fen` with MultiPV k: the first move and score of
+        each line, best first (fewer lines where fewer moves are legal)."""
+        self._send(f"setoption name MultiPV value {k}")
+        self._send(f"position fen {fen}")
+        self._send(f"go depth {depth}")
+        lines = self._until("bestmove")
+        self._send("setoption name MultiPV value 1")
+        last: dict[int, dict[str, object]] = {}
+        for info in map(parse_info, lines):
+            if info is None or not info["pv"] or info["depth"] != depth:
+                continue
+            index = int(info.get("multipv", 1))       # type: ignore[arg-type]
+            if info["bound"] is None or index not in last:
+                last[index] = info
+        if 1 not in last:
+            raise EngineError(f"no depth-{depth} score for '{fen}' ({lines[-1]})")
+        got = tuple((uci_to_iccs(str(last[i]["pv"][0])), int(last[i]["score"]))  # type: ignore[index]
+                    for i in sorted(last))
+        top = last[1]
+        return Result(self.id, fen, depth, got[0][0], got[0][1], int(top["nodes"]),
+                      int(top["time"]), None, k, got)
+
     def close(self) -> None:
         if self.proc.poll() is None:
             try:
@@ -194,6 +232,8 @@ class Cache:
                 self.results[r.key] = r
 
     def get(self, engine: str, fen: str, move: str | None, depth: int) -> Result | None:
+        """A search's result: `move` None for the best move, a move for its
+        score among the book moves, multipv_key(K) for a MultiPV search."""
         return self.results.get((engine, fen, move, depth))
 
     def add(self, result: Result) -> None:
@@ -206,10 +246,13 @@ class Cache:
     def rewrite(self, keep: set[tuple[str, str, str | None, int]]) -> None:
         """Keep only the results in `keep` (those the data uses), sorted."""
         kept = sorted((r for k, r in self.results.items() if k in keep),
-                      key=lambda r: (r.engine, r.fen, r.move or "", r.depth))
+                      key=lambda r: (r.engine, r.fen, r.key[2] or "", r.depth))
         write_atomic(self.path, "".join(map(_line, kept)).encode("utf-8"))
         self.results = {r.key: r for r in kept}
 
 
 def _line(result: Result) -> str:
-    return json.dumps(asdict(result), ensure_ascii=False, sort_keys=True) + "\n"
+    d = asdict(result)
+    if not result.multipv:          # the fields of a MultiPV search only
+        del d["multipv"], d["lines"]
+    return json.dumps(d, ensure_ascii=False, sort_keys=True) + "\n"

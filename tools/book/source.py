@@ -27,6 +27,7 @@ OPENING_KEYS = ("zh", "pinyin", "en", "parent", "weight", "main", "side")
 LINE_KEYS = ("moves", "weight", "name", "orders")
 MAX_ORDERS_PLIES = 12
 CHECK_KEYS = ("depth", "max_loss_cp", "quality")
+EXTEND_KEYS = ("plies", "positions", "multipv", "weight")
 ICCS_TOKEN = re.compile(r"[a-i][0-9][a-i][0-9]")
 
 
@@ -72,12 +73,21 @@ class CheckRule:
 
 
 @dataclass(frozen=True)
+class ExtendRule:
+    plies: int                  # engine moves followed beyond the source lines
+    positions: int              # most positions past the source searched
+    multipv: int                # lines of each search for moves past the source
+    weight: int                 # the weight of an engine move
+
+
+@dataclass(frozen=True)
 class Book:
     path: Path
     sha256: str
     check: CheckRule
     openings: tuple[Opening, ...]
     lines: tuple[Line, ...]
+    extend: ExtendRule | None = None    # None: no engine moves
 
     def ancestors(self, opening: int) -> list[int]:
         """The opening and its parents up to the root, most specific first."""
@@ -169,6 +179,17 @@ def _check_rule(path: Path, node: Node) -> CheckRule:
     return CheckRule(depth, max_loss, tuple(quality))
 
 
+def _extend_rule(path: Path, node: Node) -> ExtendRule:
+    m = _mapping(path, node, "extend", EXTEND_KEYS)
+    for key in EXTEND_KEYS:
+        if key not in m:
+            raise _err(path, node.line, f"missing key '{key}' in extend")
+    return ExtendRule(_int(path, m["plies"], "extend.plies", 1, 20),
+                      _int(path, m["positions"], "extend.positions", 0, 100000),
+                      _int(path, m["multipv"], "extend.multipv", 1, 20),
+                      _int(path, m["weight"], "extend.weight", 1, MAX_WEIGHT))
+
+
 def load_book(path: Path | str = BOOK_YAML) -> Book:
     """Load config/book.yaml, validating everything and replaying every line."""
     path = Path(path)
@@ -180,11 +201,12 @@ def load_book(path: Path | str = BOOK_YAML) -> Book:
     # validated tree that reference_py.config builds.
     root = load_yaml(path)
     raw_root = yaml.compose(data.decode("utf-8"), Loader=yaml.SafeLoader)
-    top = _mapping(path, root, "the file", ("check", "openings"))
+    top = _mapping(path, root, "the file", ("check", "extend", "openings"))
     for key in ("check", "openings"):
         if key not in top:
             raise _err(path, root.line, f"missing top-level key '{key}'")
     check = _check_rule(path, top["check"])
+    extend = _extend_rule(path, top["extend"]) if "extend" in top else None
     raw_openings = next(v for k, v in raw_root.value if k.value == "openings")
     ops_node = top["openings"]
     if not isinstance(ops_node.value, list) or not ops_node.value:
@@ -223,7 +245,7 @@ def load_book(path: Path | str = BOOK_YAML) -> Book:
                 raise _err(path, seq.line, f"'{kind}' of '{zh}' must be a list of lines")
             for item, raw_item in zip(seq.value, raw_map[kind].value):
                 lines.append(_line(path, oid, zh, kind == "main", weight, item, raw_item))
-    book = Book(path, hashlib.sha256(data).hexdigest(), check, tuple(openings), tuple(lines))
+    book = Book(path, hashlib.sha256(data).hexdigest(), check, tuple(openings), tuple(lines), extend)
     for ln in book.lines:
         _replay(path, book, ln)
     return book
