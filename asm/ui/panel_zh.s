@@ -38,7 +38,7 @@ ZH_CELLS = ZH_MOVES * 16  ; the tiles of zh_cell_tile
 ; 3 the rear one (后), 2 between (中).  Front is towards the opponent.
 ; @param A from, X to (padded squares of a legal move of the position now)
 ; Uses local+0..3.  Clobbers Y.  Keeps A and X.
-; Cycles: about 400 (two walks along the file, at most 12 squares).
+; Cycles: about 370-480 (two walks along the file; measured in py65).
 .proc zh_note_move
 from  = local+0
 pk    = local+1         ; the mover's side*8 + kind
@@ -145,6 +145,8 @@ down  = local+3         ; like pieces below it
 ; patterns follow a few cells a frame (zh_pending, zh_panel_step), so the
 ; main loop never waits for them.
 ; Uses local+0..15.  Clobbers A, X, Y.
+; Cycles: with the "MOVE n" row (panel_moves) about 8,400 and the queue
+; copied about 3 times (py65, NMI off): with NMI on, about 3 frames.
 .proc panel_moves_zh
 ptr    = local+0        ; put_text's
 k      = local+3        ; plies back from the newest, ZH_MOVES-1 .. 0
@@ -436,7 +438,8 @@ sq    = local+14
 ; (both bit planes: the ink is colour 3).  The main loop calls it every
 ; frame on the board screens.
 ; Uses local+0..15.  Clobbers A, X, Y.
-; Cycles: about 700 a cell (zh_row_glyphs for its slot, then the copy).
+; Cycles: about 930 a cell (zh_row_glyphs for its slot, then the copy),
+; at most about 2,800 a frame (3 cells; measured in py65 over a full list).
 .proc zh_panel_step
 ptr   = local+0
 k     = local+3         ; zh_row_glyphs' input
