@@ -14,8 +14,8 @@
 ;                                                   scalars 16,
 ;                                                   rep_key_lo 68, rep_check 9,
 ;                                                   s_fut_lo 4, perft_ovf 1
-;   UI, page 1      $0172-$01BF    77    78     1   game record 48, sound 6,
-;                                                   screens 19, kept settings 4
+;   UI, page 1      $0172-$01BF    78    78     0   game record 48, sound 6,
+;                                                   screens 20, kept settings 4
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
@@ -25,7 +25,7 @@
 ;                                                   endgame class and drive 3
 ;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
 ;                                                   history 270, search 24
-;   total                        2028  2048    20
+;   total                        2029  2048    19
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
@@ -163,6 +163,7 @@ ui_view:         .res 1    ; two players: UI_VIEW_FIXED (Red at the bottom) or U
 ui_flip:         .res 1    ; the board as drawn: 0 Red's side at the bottom, 1 Black's (view_update)
 ui_notation:     .res 1    ; the move list: UI_NOTATION_ZH (Chinese, 0) or UI_NOTATION_ICCS
 zh_pending:      .res 1    ; the Chinese list's cells whose glyph is still to write (panel_zh.s), 0: none
+zh_drawn_ply:    .res 1    ; game_ply (low byte) when the Chinese list was last drawn (panel_zh.s)
 keep_sig:        .res 2    ; KEEP_SIG: the settings below survive a soft reset
 keep_settings:   .res 1    ; view << 5 | level << 2 | players (settings_save); after reset
                            ; KEEP_VALID | those, or 0 (power-on, or not kept)

@@ -218,8 +218,8 @@ def test_iccs_when_chosen_and_kept_over_reset(rom_path):
 def test_nametable_tiles_map_back_to_format_zh(rom_path):
     """The same list as the PPU receives it: the RAM of the cynes game after
     FRONT, in py65 with the UI bank and a model of PPUADDR/PPUDATA;
-    panel_moves, then zh_panel_step until no cell is pending (the queue
-    copied after each call, NMI off).  The nametable's tile numbers of each
+    panel_moves as after a take-back (every block), then zh_panel_step until
+    no cell is pending (the queue copied after each call, NMI off).  The nametable's tile numbers of each
     slot, looked up in the pattern bytes written to those tiles, are the
     glyphs of format_zh."""
     from py65.devices.mpu6502 import MPU
@@ -257,6 +257,8 @@ def test_nametable_tiles_map_back_to_format_zh(rom_path):
     mem.subscribe_to_read([0x2002], read_status)
     mpu = MPU(memory=mem)
     mem[labels["ppu_ctrl_shadow"]] = 0                 # NMI off: the queue is copied at once
+    # as after a take-back: every block is written again (this PPU starts empty)
+    mem[labels["zh_drawn_ply"]] = (mem[labels["game_ply"]] + 2) & 0xFF
     tramp = 0x6000
 
     def call(name: str) -> None:

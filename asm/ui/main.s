@@ -87,10 +87,9 @@
 ;;
 ; Before a search: shows the clock in the panel (under the side), hides the
 ; cursor and the dots, puts the spinner sprite up, writes the Chinese move
-; list's pending glyphs (zh_panel_finish: up to about 22 frames), flushes
-; the VRAM queue,
-; then sets ui_busy so that the NMI animates both while the main loop is
-; inside game_think.
+; list's pending glyphs (zh_panel_finish: about 6 frames after a ply, up to
+; 22 after a take-back), flushes the VRAM queue, then sets ui_busy so that
+; the NMI animates both while the main loop is inside game_think.
 ; Clobbers A, X, Y, locals.
 .proc think_begin
   lda #0

@@ -5,12 +5,13 @@
 ; the bottom, each four 16x16 glyphs on two tile rows (one metatile row, so
 ; its palette gives the mover's colour).  The glyphs (tools/rom/art.py, one
 ; bit plane each in zh_glyphs.s) do not fit the tiles copied at reset, so
-; each move slot owns 16 background tiles that hold no art (zh_cell_tile),
-; and drawing the list points the slots' nametable rows at them; the main
-; loop then writes the glyphs' patterns into them through the VRAM queue,
-; a few a frame (16 bytes a tile, at most 3 tiles a frame: about 6 frames a
-; move, 22 for the list), so input is never held up; before a search the
-; rest is written at once (zh_panel_finish).
+; the 64 background tiles that hold no art (zh_cell_tile) are four blocks
+; of 16, ply p's glyphs in block p % 4, and drawing the list points each
+; slot's nametable rows at the block of its ply; the main loop then writes
+; the glyphs' patterns into the blocks that need them through the VRAM
+; queue, a few a frame (16 bytes a tile, at most 3 tiles a frame: about 6
+; frames for a new ply's block, 22 for all four), so input is never held
+; up; before a search the rest is written at once (zh_panel_finish).
 ;
 ; The text is that of the position before the move.  Everything but 前/中/后
 ; is read back from the take-back record and the board when the list is
@@ -141,11 +142,13 @@ down  = local+3         ; like pieces below it
 ;;
 ; Draws the move list in Chinese: for each of the last ZH_MOVES plies
 ; (newest at the bottom) the slot's two nametable rows (its cells) and the
-; mover's palette, or an empty slot for a ply not recorded; the glyphs'
-; patterns follow a few cells a frame (zh_pending, zh_panel_step), so the
-; main loop never waits for them.
+; mover's palette, or an empty slot for a ply not recorded.  The glyphs'
+; patterns follow a few cells a frame (zh_panel_step), so the main loop
+; never waits for them: after one new ply only its block (16 cells: the
+; older plies keep theirs, zh_block), after a take-back or a new game all
+; 64, and none when no ply was played since the last draw (zh_drawn_ply).
 ; Uses local+0..15.  Clobbers A, X, Y.
-; Cycles: with the "MOVE n" row (panel_moves) about 8,400 and the queue
+; Cycles: with the "MOVE n" row (panel_moves) about 8,500 and the queue
 ; copied about 3 times (py65, NMI off): with NMI on, about 3 frames.
 .proc panel_moves_zh
 ptr    = local+0        ; put_text's
@@ -174,11 +177,7 @@ slot   = local+11       ; screen slot: ZH_MOVES-1-k (0 the top one)
   jmp @palette
 @move:
   jsr zh_row_glyphs     ; (for the side: the glyphs follow in zh_panel_step)
-  lda slot              ; the slot's nametable rows: its cells
-  asl a
-  asl a
-  asl a
-  asl a
+  jsr zh_block          ; the nametable rows: the cells of the ply's block
   clc
   adc #<zh_cell_tile
   sta ptr
@@ -199,10 +198,48 @@ slot   = local+11       ; screen slot: ZH_MOVES-1-k (0 the top one)
   jsr panel_palette
   dec k
   bpl @row
-  lda #ZH_CELLS         ; every cell's pattern to write, the newest move first
+  lda game_ply          ; which cells need their glyph (again)
+  sec
+  sbc zh_drawn_ply
+  beq @same             ; no ply since the last draw: the blocks hold
+  cmp #1
+  bne @all              ; a take-back, a new game: every block
+  lda zh_pending        ; one more ply: its block, after those pending
+  clc
+  adc #16
+  cmp #ZH_CELLS + 1
+  bcc @set
+@all:
+  lda #ZH_CELLS
+@set:
   sta zh_pending
+@same:
+  lda game_ply
+  sta zh_drawn_ply
   rts
 .endproc
+
+;;
+; The block of cells (a fourth of zh_cell_tile) that holds the glyphs of
+; the ply k plies back from the newest: ply p = game_ply - 1 - k uses block
+; p % 4, so the plies shown use the four blocks and a new ply overwrites
+; only the block of the one that scrolled out.
+; @param local+3 k
+; @return A the block's offset in zh_cell_tile (block * 16)
+; Clobbers A.
+.proc zh_block
+k = local+3
+  lda game_ply
+  clc
+  sbc k
+  and #ZH_MOVES - 1
+  asl a
+  asl a
+  asl a
+  asl a
+  rts
+.endproc
+.assert ZH_MOVES = 4, error, "zh_block: four blocks, ply % 4"
 .assert PAL_BLACK = PAL_RED + 1, error, "the mover's palette is PAL_RED + side"
 
 ;;
@@ -430,33 +467,36 @@ sq    = local+14
 
 ;;
 ; One frame's share of the Chinese list's glyphs: writes the cells that
-; panel_moves_zh left pending (zh_pending: cells left; cell zh_pending - 1
-; is next, so the newest move comes first) while the VRAM queue has room
-; for one more tile (3 a frame when nothing else is queued).  Never waits.
+; panel_moves_zh left pending (zh_pending: the last zh_pending cells of the
+; list in screen order, the newest move's last; cell ZH_CELLS - zh_pending
+; is next) while the VRAM queue has room for one more tile (3 a frame when
+; nothing else is queued).  Never waits.  A screen cell's tile is in the
+; block of the ply it shows (zh_block).
 ; A cell of an empty slot needs no pattern: the slot is skipped.  Each tile
 ; is one queue entry: its 8 rows from one plane of zh_glyph_bits, twice
 ; (both bit planes: the ink is colour 3).  The main loop calls it every
 ; frame on the board screens.
 ; Uses local+0..15.  Clobbers A, X, Y.
-; Cycles: about 930 a cell (zh_row_glyphs for its slot, then the copy),
-; at most about 2,800 a frame (3 cells; measured in py65 over a full list).
+; Cycles: about 980 a cell (zh_row_glyphs for its slot, then the copy),
+; at most about 2,950 a frame (3 cells; measured in py65 over a full list).
 .proc zh_panel_step
 ptr   = local+0
 k     = local+3         ; zh_row_glyphs' input
 glyph = local+4         ; its output
 cell  = local+11        ; 0-63: slot * 16 + row * 8 + column
 @cell:
-  ldx zh_pending
+  lda zh_pending
   bne :+
   rts                   ; none left
 : lda vram_queue_len
   cmp #VRAM_QUEUE_SIZE - (16 + 4)
   bcc :+
   rts                   ; no room this frame
-: dex
-  stx cell
-  txa                   ; k = ZH_MOVES - 1 - slot
-  lsr a
+: lda #ZH_CELLS         ; cell ZH_CELLS - zh_pending
+  sec
+  sbc zh_pending
+  sta cell
+  lsr a                 ; k = ZH_MOVES - 1 - slot
   lsr a
   lsr a
   lsr a
@@ -464,8 +504,11 @@ cell  = local+11        ; 0-63: slot * 16 + row * 8 + column
   sta k
   cmp game_undo_n
   bcc @glyph
-  lda cell              ; an empty slot: none of its cells
-  and #$F0
+  lda cell              ; an empty slot: none of its cells (pending: the
+  and #$F0              ; cells from the next slot on)
+  eor #$FF
+  sec
+  adc #ZH_CELLS - 16    ; ZH_CELLS - 16 - slot * 16
   sta zh_pending
   jmp @cell
 @glyph:
@@ -509,7 +552,12 @@ cell  = local+11        ; 0-63: slot * 16 + row * 8 + column
   lda ptr+1
   adc #>zh_glyph_bits
   sta ptr+1
-  ldy cell
+  jsr zh_block          ; the cell's tile: in the block of the slot's ply
+  sta local+2
+  lda cell
+  and #15
+  ora local+2
+  tay
   lda zh_cell_tile,y    ; tile t: CHR address t * 16 in pattern table $0000
   pha
   lsr a
@@ -546,7 +594,8 @@ cell  = local+11        ; 0-63: slot * 16 + row * 8 + column
 ;;
 ; Writes every pending cell of the Chinese list now, a frame at a time
 ; (before a search, which stops the main loop: the list is then complete
-; while the computer thinks).  About 22 frames for a full list.
+; while the computer thinks).  About 6 frames for a new ply's block, 22 for
+; all four.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc zh_panel_finish
 @frame:
