@@ -287,7 +287,8 @@ row_vram:               ; X, Y = ZH_VRAM + slot * 64 + A (A = 0 or 32)
 ; @param local+3 k
 ; @return local+4..7 the glyphs; local+8 its record entry, local+9 its
 ;   mover (0 Red, 1 Black), local+10 its kind
-; Uses local+4..11 (not local+11).  Clobbers A, X, Y.
+; Uses local+4..10 and local+13..14 (zh_kind); keeps local+0..3, local+11..12.
+; Clobbers A, X, Y.
 .proc zh_row_glyphs
 k      = local+3
 glyph  = local+4
