@@ -14,8 +14,8 @@
 ;                                                   scalars 16,
 ;                                                   rep_key_lo 68, rep_check 9,
 ;                                                   s_fut_lo 4, perft_ovf 1
-;   UI, page 1      $0172-$01BF    73    78     5   game record 46, sound 6,
-;                                                   screens 17, kept settings 4
+;   UI, page 1      $0172-$01BF    78    78     0   game record 48, sound 6,
+;                                                   screens 20, kept settings 4
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
@@ -25,7 +25,7 @@
 ;                                                   endgame class and drive 3
 ;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
 ;                                                   history 270, search 24
-;   total                        2024  2048    24
+;   total                        2029  2048    19
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
@@ -141,6 +141,7 @@ game_undo_from:  .res GAME_UNDO_PLIES  ; take-back record: from square
 game_undo_to:    .res GAME_UNDO_PLIES  ; to square
 game_undo_cap:   .res GAME_UNDO_PLIES  ; captured side*8+kind, 0 = none
 game_undo_clock: .res GAME_UNDO_PLIES  ; eng_clock before the ply
+zh_tandem:       .res 2    ; the record's 前/中/后 (zh_note_move), 2 bits per entry e in byte e / 4, bits 2(e % 4): 0 none, 1 前, 2 中, 3 后
 ; ---- sound (asm/system/sound.s)
 sfx_pos:         .res 2    ; sound: offset of each channel's next step in sfx_data (pulse 1, noise)
 sfx_timer:       .res 2    ; sound: frames left of each channel's step, 0 = idle (pulse 1, noise)
@@ -160,6 +161,9 @@ ui_think:        .res 1    ; UI_THINK_*: what the main loop's next game_think is
 ui_opening:      .res 1    ; the opening the panel names (its number + 1), 0: none
 ui_view:         .res 1    ; two players: UI_VIEW_FIXED (Red at the bottom) or UI_VIEW_TURN
 ui_flip:         .res 1    ; the board as drawn: 0 Red's side at the bottom, 1 Black's (view_update)
+ui_notation:     .res 1    ; the move list: UI_NOTATION_ZH (Chinese, 0) or UI_NOTATION_ICCS
+zh_pending:      .res 1    ; the Chinese list's cells whose glyph is still to write (panel_zh.s), 0: none
+zh_drawn_ply:    .res 1    ; game_ply (low byte) when the Chinese list was last drawn (panel_zh.s)
 keep_sig:        .res 2    ; KEEP_SIG: the settings below survive a soft reset
 keep_settings:   .res 1    ; view << 5 | level << 2 | players (settings_save); after reset
                            ; KEEP_VALID | those, or 0 (power-on, or not kept)

@@ -1,9 +1,24 @@
-"""Move notation: ICCS (h2e2) in and out, WXF (C2=5) out and in.
+"""Move notation: ICCS (h2e2) in and out, WXF (C2=5) out and in, Chinese
+(炮二平五) out.
 
 ICCS squares are files a-i and ranks 0-9 from Red's side.  WXF numbers the
 files 1-9 from each player's own right; `+` is forward, `-` backward and
 `=` sideways (`.` is accepted on input); two like pieces on one file are
 told apart by `+` (front) and `-` (rear) in place of the file number.
+
+Chinese (format_zh) is what the cartridge's move list shows, four
+characters: piece and file, or 前/中/后 and piece; 进 (forward), 退
+(backward) or 平 (sideways); then the destination file (平, and any move of
+a horse, advisor or elephant) or the number of ranks moved (进/退 of a
+rook, cannon, king or pawn).  Pieces, simplified: Red 帅仕相车马炮兵,
+Black 将士象车马炮卒.  Red's files and numbers are the Chinese numerals
+一..九 counted from Red's right; Black's are the full-width digits １..９
+counted from Black's right (one CJK cell each, as the cartridge draws them).
+Like pieces of the mover on one file: two are 前 (the one nearer the
+opponent) and 后; of three or more the front one is 前, the rearmost 后 and
+every one between 中.  Simplification: the rule for doubled pawns on two
+files at once (the file numeral in place of the piece) is not applied, so
+such a move reads 前兵 / 后兵 like any other tandem.
 """
 from __future__ import annotations
 
@@ -81,6 +96,44 @@ def uci_to_iccs(uci: str) -> str:
     if not m:
         raise NotationError(f"'{uci}' is not a UCI xiangqi move")
     return f"{m.group(1)}{int(m.group(2)) - 1}{m.group(3)}{int(m.group(4)) - 1}"
+
+
+ZH_PIECE = {(RED, KING): "帅", (RED, ADVISOR): "仕", (RED, ELEPHANT): "相", (RED, HORSE): "马",
+            (RED, ROOK): "车", (RED, CANNON): "炮", (RED, PAWN): "兵",
+            (BLACK, KING): "将", (BLACK, ADVISOR): "士", (BLACK, ELEPHANT): "象", (BLACK, HORSE): "马",
+            (BLACK, ROOK): "车", (BLACK, CANNON): "炮", (BLACK, PAWN): "卒"}
+ZH_NUMBER = ("一二三四五六七八九", "１２３４５６７８９")   # Red's, Black's: 1..9
+ZH_ACTION = {1: "进", -1: "退", 0: "平"}
+ZH_TANDEM = ("前", "中", "后")
+
+
+def format_zh(pos: Position, move: int) -> str:
+    """Chinese text of a legal move in `pos` (before it is played), e.g. 炮二平五, 马８进７, 前车进二."""
+    frm, to = move & 0xFF, move >> 8
+    piece = kind_at(pos, frm)
+    if piece is None:
+        raise NotationError(f"no piece on {move_iccs(move)[:2]}")
+    side, kind = piece
+    f0, r0, f1, r1 = file_of(frm), rank_of(frm), file_of(to), rank_of(to)
+    fwd = 1 if side == RED else -1
+    numerals = ZH_NUMBER[side]
+    ahead = behind = 0
+    for sq in range(len(pos.board)):
+        if sq != frm and kind_at(pos, sq) == piece and file_of(sq) == f0:
+            if (rank_of(sq) - r0) * fwd > 0:
+                ahead += 1
+            else:
+                behind += 1
+    name = ZH_PIECE[piece]
+    if ahead == behind == 0:
+        head = name + numerals[_wxf_file(side, f0) - 1]
+    else:
+        head = ZH_TANDEM[0 if ahead == 0 else 2 if behind == 0 else 1] + name
+    step = (r1 - r0) * fwd
+    action = ZH_ACTION[(step > 0) - (step < 0)]
+    if step == 0 or kind in (ADVISOR, ELEPHANT, HORSE):
+        return head + action + numerals[_wxf_file(side, f1) - 1]
+    return head + action + numerals[abs(step) - 1]
 
 
 def _wxf_file(side: int, file: int) -> int:

@@ -2,7 +2,8 @@
 ;
 ; The main loop owns all game logic; the NMI only services the frame.  Each
 ; pass: read the pads, then either run the one search the screens asked for
-; (ui_think) or the handler of the current screen (ui_screen), then
+; (ui_think) or the handler of the current screen (ui_screen), then (on the
+; board screens) the sprites and a few cells of the Chinese move list, then
 ; wait_frame hands the shadow OAM and the VRAM queue to the next NMI.
 ;
 ; The loop lives in the UI bank (bank.s: the main loop's home) and reaches
@@ -65,6 +66,7 @@
   lda ui_screen
   beq @no_sprites       ; the title has no sprites
   jsr board_sprites
+  jsr zh_panel_step     ; the Chinese move list's glyphs, a few a frame
 @no_sprites:
   jsr wait_frame
   jmp @loop
@@ -84,9 +86,10 @@
 
 ;;
 ; Before a search: shows the clock in the panel (under the side), hides the
-; cursor and the dots, puts the spinner sprite up, flushes the VRAM queue,
-; then sets ui_busy so that the NMI animates both while the main loop is
-; inside game_think.
+; cursor and the dots, puts the spinner sprite up, writes the Chinese move
+; list's pending glyphs (zh_panel_finish: about 6 frames after a ply, up to
+; 22 after a take-back), flushes the VRAM queue, then sets ui_busy so that
+; the NMI animates both while the main loop is inside game_think.
 ; Clobbers A, X, Y, locals.
 .proc think_begin
   lda #0
@@ -102,6 +105,7 @@
   sta oam + SPINNER_OAM + OAM_ATTR
   lda #THINK_X
   sta oam + SPINNER_OAM + OAM_X
+  jsr zh_panel_finish   ; the move list complete before the main loop stops
   jsr wait_frame        ; the queue is out: the NMI may now write VRAM itself
   lda #0
   sta busy_pads

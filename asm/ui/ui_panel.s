@@ -15,7 +15,9 @@
 ;   17 "MOVE  12"                   MOVE_ROW
 ;   19, 21, 23, 25                  HISTORY_ROW: the last 4 plies, newest
 ;                                   at the bottom, " 12 H2E2" in the
-;                                   mover's colour
+;                                   mover's colour (ICCS), or
+;   18-25                           ZH_ROW: the last 4 plies in Chinese, two
+;                                   rows each (panel_zh.s)
 ;   17, 19, ... 25                  MENU_ROW: the pause menu instead
 
 .include "nes.inc"
@@ -39,6 +41,7 @@ T_GAME       = 10
 T_RESUME     = 11        ; the pause menu: T_RESUME + item
 T_RED_WINS   = 16        ; + winner (0 Red, 1 Black, 2 draw)
 T_CHECKMATE  = 19        ; + result - 1 (GAME_CHECKMATE .. UI_RESULT_RESIGN)
+T_NOTATION   = 25        ; + ui_notation: the title's notation choices
 PAUSE_ITEMS  = 5
 
 PANEL_ROW_VRAM = NAMETABLE_0 + PANEL_LEFT_COL
@@ -360,8 +363,9 @@ OPENING_ROW = 4         ; the panel's title: tile rows 4-7 (art.py's TITLE_MROW)
 
 ;;
 ; Draws panel rows 16-25: "MOVE n", an empty clock row, and the last
-; HISTORY_ROWS plies of the take-back record (newest at the bottom), each
-; " 12 H2E2" (ICCS from Red's side, upper case) in the mover's colour.
+; HISTORY_ROWS plies of the take-back record (newest at the bottom): with
+; ui_notation = UI_NOTATION_ICCS each " 12 H2E2" (ICCS from Red's side,
+; upper case) in the mover's colour, else in Chinese (panel_moves_zh).
 ; Also resets the palettes the pause menu changed.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc panel_moves
@@ -392,6 +396,10 @@ entry = local+15
   lda #0
   ldx #MOVE_ROW / 2
   jsr panel_palette
+  lda ui_notation
+  bne :+
+  jmp panel_moves_zh    ; the list in Chinese (panel_zh.s)
+: .assert UI_NOTATION_ZH = 0, error, "panel_moves: Chinese is 0"
 
   lda #HISTORY_ROWS - 1
   sta k
@@ -493,11 +501,15 @@ entry = local+15
 .endproc
 
 ;;
-; Draws the pause menu over panel rows 16-25, the item ui_menu in red.
+; Draws the pause menu over panel rows 16-25, the item ui_menu in red (and
+; blanks the rest of the Chinese move list's rows).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc panel_menu
 item = local+3
-  lda #0
+  lda ui_notation       ; the Chinese list's rows between the items
+  bne :+
+  jsr zh_clear_rows
+: lda #0
   sta item
 @item:
   lda item
@@ -605,6 +617,17 @@ item = local+3
 .endproc
 
 ;;
+; The title's value of the notation item (ui_notation).
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc title_notation_text
+  lda ui_notation
+  clc
+  adc #T_NOTATION
+  tax
+  jmp ui_text
+.endproc
+
+;;
 ; The title's value of the players item (players_choice 0-3).
 ; Uses local+0..2.  Clobbers A, X, Y.
 .proc title_players_text
@@ -667,17 +690,22 @@ t_perpetual:  RESULT_TEXT 1, "PERPETUAL CHECK"
 t_repetition: RESULT_TEXT 1, "  REPETITION   "
 t_sixty:      RESULT_TEXT 1, "   60 MOVES    "
 t_resigned:   RESULT_TEXT 1, "  RESIGNATION  "
+NOTATION_VALUE_VRAM = TITLE_VALUE_VRAM + 4 * 32
+t_chinese:    .byte >NOTATION_VALUE_VRAM, <NOTATION_VALUE_VRAM, 11, "CHINESE    "
+t_iccs:       .byte >NOTATION_VALUE_VRAM, <NOTATION_VALUE_VRAM, 11, "ICCS       "
 
 text_lo:
   .lobytes t_p1_red, t_p1_black, t_p2, t_p2_turn, t_to_move, t_check, t_clock
   .lobytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
   .lobytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
-  .lobytes t_repetition, t_sixty, t_resigned
+  .lobytes t_repetition, t_sixty, t_resigned, t_chinese, t_iccs
 text_hi:
   .hibytes t_p1_red, t_p1_black, t_p2, t_p2_turn, t_to_move, t_check, t_clock
   .hibytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
   .hibytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
-  .hibytes t_repetition, t_sixty, t_resigned
-.assert text_hi - text_lo = T_CHECKMATE + UI_RESULT_RESIGN, error, "text table and T_* ids differ"
+  .hibytes t_repetition, t_sixty, t_resigned, t_chinese, t_iccs
+.assert text_hi - text_lo = T_NOTATION + 2, error, "text table and T_* ids differ"
+.assert T_NOTATION = T_CHECKMATE + UI_RESULT_RESIGN, error, "the notation texts follow the results"
+.assert UI_NOTATION_ZH = 0 && UI_NOTATION_ICCS = 1, error, "t_chinese, t_iccs order"
 .assert GAME_CHECKMATE = 1 && GAME_DRAW_60 = 5 && UI_RESULT_RESIGN = 6, error, "result texts order"
 

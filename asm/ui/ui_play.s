@@ -281,6 +281,7 @@ to = local+8
   pla
   tax
   pla
+  jsr zh_note_move      ; 前/中/后 for the move list (keeps A, X)
   FAR_CALL game_play
   lda #0
   sta ui_sel

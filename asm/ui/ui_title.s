@@ -9,7 +9,8 @@
 ; Menu (ui_menu): 0 players (ui_players 1 = 1P as Red, 2 = 1P as Black,
 ; 3 = 2 players with the board fixed, Red at the bottom, or 3 and ui_view =
 ; UI_VIEW_TURN: 2 players, the board turned to the side to move), 1 level
-; (ui_level, names from lvl_name_text), 2 start.
+; (ui_level, names from lvl_name_text), 2 notation of the move list
+; (ui_notation: CHINESE, the default, or ICCS), 3 start.
 ; Up/Down: item; Left/Right: value; A or Start: play.  After
 ; ATTRACT_UNITS * 8 frames without a button, the demo starts.
 
@@ -18,7 +19,7 @@
 .include "tiles.inc"
 .include "engine/eng.inc"
 
-TITLE_ITEMS   = 3
+TITLE_ITEMS   = 4
 PLAYER_CHOICES = 4       ; 1P as Red, 1P as Black, 2P fixed, 2P turning
 ATTRACT_UNITS = 150      ; x 8 frames = 1,200 frames = 20 s
 LEVEL_VALUE_VRAM = NAMETABLE_0 + (TITLE_MENU_ROW + 2) * 32 + TITLE_VALUE_COL - 1
@@ -131,10 +132,11 @@ put:                    ; writes A, and into attr_shadow from byte 960 on
 .assert >960 = 3, error, "title_draw: the attributes start in page 3"
 
 ;;
-; Draws both menu values: the players and the level name.
+; Draws the menu values: the players, the notation and the level name.
 ; Uses local+0..2.  Clobbers A, X, Y.
 .proc title_values
   jsr title_players_text
+  jsr title_notation_text
   ; fall through
 .endproc
 
@@ -149,7 +151,7 @@ put:                    ; writes A, and into attr_shadow from byte 960 on
 .endproc
 
 ;;
-; Colours the three menu rows: the item ui_menu red, the others black.
+; Colours the menu rows: the item ui_menu red, the others black.
 ; Uses local+3, local+12..15.  Clobbers A, X, Y.
 .proc title_highlight
 item = local+3
@@ -214,7 +216,16 @@ item = local+3
   ldx ui_menu
   beq @players
   dex
+  beq @level_item
+  dex
   bne @done             ; START has no value
+  lda ui_notation       ; notation: either key toggles CHINESE / ICCS
+  eor #UI_NOTATION_ICCS
+  sta ui_notation
+  jsr settings_save
+  jsr title_notation_text
+  jmp @blip
+@level_item:
   ; level: clamp to 0 .. LEVEL_COUNT-1
   tax
   beq @level_down
@@ -270,6 +281,7 @@ item = local+3
   rts
 .endproc
 .assert UI_VIEW_FIXED = 0 && UI_VIEW_TURN = 1, error, "players_choice adds ui_view"
+.assert KEEP_VIEW_TURN = 1 << 5 && KEEP_ICCS = 1 << 6 && UI_NOTATION_ICCS = 1, error, "settings_save's bits"
 
 ;;
 ; Sets ui_players and ui_view to a choice of the players item (see
@@ -291,20 +303,22 @@ item = local+3
 .endproc
 
 ;;
-; Keeps the title's settings (ui_players, ui_level, ui_view) for a soft
+; Keeps the title's settings (ui_players, ui_level, ui_view, ui_notation) for a soft
 ; reset: the reset handler finds them by KEEP_SIG and keep_check
 ; (asm/system/init.s) and settings_load takes them back; a power-on starts
 ; fresh.
 ; Clobbers A.
 .proc settings_save
-  lda ui_view           ; UI_VIEW_FIXED 0, UI_VIEW_TURN 1
+  lda ui_notation       ; UI_NOTATION_ZH 0, UI_NOTATION_ICCS 1
+  asl a
+  ora ui_view           ; UI_VIEW_FIXED 0, UI_VIEW_TURN 1
   asl a
   asl a
   asl a
   ora ui_level          ; (0-7: see settings_load)
   asl a
   asl a
-  ora ui_players        ; view << 5 | level << 2 | players
+  ora ui_players        ; notation << 6 | view << 5 | level << 2 | players
   sta keep_settings
   eor #KEEP_CHECK
   sta keep_check
@@ -317,7 +331,7 @@ item = local+3
 
 ;;
 ; After reset: the settings a soft reset kept (keep_settings = KEEP_VALID |
-; view << 5 | level << 2 | players), each only if it is one the title
+; notation << 6 | view << 5 | level << 2 | players), each only if it is one the title
 ; offers, and keeps them again for the next reset.
 ; Clobbers A.
 .proc settings_load
@@ -338,6 +352,11 @@ item = local+3
   beq :+                ; A = UI_VIEW_FIXED
   lda #UI_VIEW_TURN
 : sta ui_view
+  lda keep_settings
+  and #KEEP_ICCS
+  beq :+                ; A = UI_NOTATION_ZH
+  lda #UI_NOTATION_ICCS
+: sta ui_notation
   jmp settings_save     ; kept again, for the next reset
 @done:
   rts

@@ -12,6 +12,8 @@ Writes:
   asm/ui/board_nametable.s   the empty board screen: 960 tile bytes + 64 attribute bytes
   asm/ui/title_nametable.s   the title screen (nametable + attributes), RLE-compressed
   asm/tiles.inc           tile numbers and screen layout constants used by the asm
+  asm/ui/zh_glyphs.s      the move list's Chinese glyphs (one bit plane each) and
+                          the CHR-RAM tiles reserved to show them
 
 Colour-index convention (tools/rom/chr.py reads the indexes of the indexed PNGs;
 the PNG palette is only a preview, the NES colours come from palette_table in
@@ -29,6 +31,9 @@ Background tile map (tile number = position in bg.png, 16 per row):
   $60-$97    pieces, 4 tiles each (top-left, top-right, bottom-left, bottom-right),
              red K A E H R C P then black K A E H R C P
   $A0-...    board tiles (grid, palace, marks, river, frame, title), deduplicated
+  the blank tiles left ($01-$1F, $98-$9F and those after the board tiles):
+             the Chinese move list's cells (ZH_CELLS of them), written at run
+             time with the glyphs of asm/ui/zh_glyphs.s (ui_panel.s)
 
 Sprite tile map (pattern table $1000; the title screen also uses it as its
 background pattern table, so it holds a copy of the font):
@@ -80,11 +85,13 @@ MOVE_ROW = 17         # panel: "MOVE  12", tile row (a separator above it)
 THINK_ROW = 2 * STATUS_MROW + 1  # panel: thinking time, under the side to move
 HISTORY_ROW = 19      # panel: first row of the last moves (every 2 rows)
 HISTORY_ROWS = 4
+ZH_ROW = 18           # panel: first row of the Chinese move list (2 rows a move)
+ZH_MOVES = 4          # moves it shows: 4 glyphs of 16x16 px = 8 x 2 tiles each
 MENU_ROW = 17         # panel: pause menu, first row (items every 2 rows)
 
 # Title screen (tile rows / columns)
 TITLE_ART_BASE = 0x60 # first sprite-table tile of the title art
-TITLE_MENU_ROW = 17   # first menu item row (items every 2 rows: players, level, start)
+TITLE_MENU_ROW = 17   # first menu item row (items every 2 rows: players, level, notation, start)
 TITLE_LABEL_COL = 7   # menu labels
 TITLE_VALUE_COL = 16  # menu values (drawn by code)
 
@@ -93,6 +100,19 @@ TITLE_VALUE_COL = 16  # menu values (drawn by code)
 PIECE_TYPES = "KAEHRCP"
 RED_CHARS = "帥仕相傌俥炮兵"
 BLACK_CHARS = "將士象馬車砲卒"
+
+# The move list's glyphs (reference_py/notation.py format_zh), in the order
+# of the asm's glyph numbers (ZH_GLYPH_* in tiles.inc): Red's file numerals,
+# Black's full-width digits, the actions, the tandem marks, Red's pieces
+# then Black's in kind order (K A E H R C P).
+ZH_NUMERALS = "一二三四五六七八九"
+ZH_DIGITS = "１２３４５６７８９"
+ZH_ACTIONS = "进退平"
+ZH_TANDEMS = "前中后"
+ZH_RED_PIECES = "帅仕相马车炮兵"
+ZH_BLACK_PIECES = "将士象马车炮卒"
+ZH_GLYPHS = ZH_NUMERALS + ZH_DIGITS + ZH_ACTIONS + ZH_TANDEMS + ZH_RED_PIECES + ZH_BLACK_PIECES
+ZH_CELLS = ZH_MOVES * 16
 
 
 def square_mcell(file: int, rank: int) -> tuple[int, int]:
@@ -458,7 +478,7 @@ def draw_title() -> tuple[Canvas, list[list[int]]]:
     def text(row, col, string):
         s.blit(text_mask(string), col * 8, row * 8, INK)
     text(14, 9, "CHINESE  CHESS")
-    for k, label in enumerate(("PLAYERS", "LEVEL", "START")):
+    for k, label in enumerate(("PLAYERS", "LEVEL", "NOTATION", "START")):
         text(TITLE_MENU_ROW + 2 * k, TITLE_LABEL_COL, label)
     text(25, 5, "D-PAD: CHOOSE  A: PLAY")
     return s, pal
@@ -597,6 +617,7 @@ def build():
     spr.save(ROOT / "assets" / "sprites.png", optimize=True)
 
     write_nametable(nt)
+    write_zh_glyphs(sheet, nxt)
     write_tiles_inc(nxt)
     print(f"tools/rom/art.py: {nxt - BOARD_TILE_BASE} board tiles (${BOARD_TILE_BASE:02X}-${nxt - 1:02X})")
 
@@ -612,7 +633,7 @@ def write_nametable(nt: bytes) -> None:
         "",
         ".export board_nametable",
         "",
-        '.segment "RODATA"',
+        '.segment "UI_DATA"',
         "board_nametable:",
     ]
     for ty in range(30):
@@ -641,7 +662,7 @@ def write_title(data: bytes, next_free: int) -> None:
         "",
         ".export title_rle",
         "",
-        '.segment "RODATA"',
+        '.segment "UI_DATA"',
         "title_rle:",
     ]
     for i in range(0, len(data), 16):
@@ -649,6 +670,69 @@ def write_title(data: bytes, next_free: int) -> None:
     lines.append("")
     (ROOT / "asm" / "ui" / "title_nametable.s").write_text("\n".join(lines))
     print(f"tools/rom/art.py: title {len(data)} bytes RLE, tiles ${TITLE_ART_BASE:02X}-${next_free - 1:02X}")
+
+
+def zh_glyph_rows(ch: str) -> list[int]:
+    """A move-list glyph as 32 bytes, one bit plane: its 16x16 cell's tiles
+    top-left, top-right, bottom-left, bottom-right, 8 rows each (bit 7 the
+    left pixel); the bold 12 px glyph centred."""
+    c = Canvas(16, 16, WOOD)
+    g = cjk_mask(ch)
+    x0, y0 = centred(g, 16, 16)
+    c.blit(g, x0, y0, INK)
+    out = []
+    for tx, ty in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        for y in range(8):
+            row = c.px[ty * 8 + y][tx * 8:tx * 8 + 8]
+            out.append(sum(0x80 >> x for x, v in enumerate(row) if v == INK))
+    return out
+
+
+def zh_cell_tiles(sheet: Canvas, next_free: int) -> list[int]:
+    """The background tiles the move list may rewrite: blank in bg.png and
+    used by nothing ($01-$1F, the gap after the pieces, the tiles after the
+    board's), ZH_CELLS of them, lowest first."""
+    def blank(n):
+        return all(v == WOOD for row in sheet.px[(n // 16) * 8:(n // 16) * 8 + 8]
+                   for v in row[(n % 16) * 8:(n % 16) * 8 + 8])
+    free = [n for n in range(1, 0x100)
+            if not FONT_FIRST <= n < PIECE_TILE_BASE + 56 and not BOARD_TILE_BASE <= n < next_free]
+    free += [n for n in range(PIECE_TILE_BASE + 56, BOARD_TILE_BASE)]
+    free = sorted(n for n in set(free) if blank(n))
+    if len(free) < ZH_CELLS:
+        sys.exit(f"tools/rom/art.py: {len(free)} free background tiles, the move list needs {ZH_CELLS}")
+    return free[:ZH_CELLS]
+
+
+def write_zh_glyphs(sheet: Canvas, next_free: int) -> None:
+    cells = zh_cell_tiles(sheet, next_free)
+    lines = [
+        "; Generated by tools/rom/art.py (write_zh_glyphs).",
+        "; Do not edit: change tools/rom/art.py and run it again.",
+        ";",
+        "; The Chinese move list (ui_panel.s, panel_moves_zh).",
+        "; zh_glyph_bits: glyph n (ZH_GLYPH_* in tiles.inc) at n * 32: one bit plane",
+        ";   (the ink, colour 3, is both planes) of its 16x16 cell: the top-left,",
+        ";   top-right, bottom-left and bottom-right tiles, 8 rows each.",
+        "; zh_cell_tile: the background tiles the list rewrites, move slot m (0 the",
+        ";   top one) at m * 16: its top tile row (8 tiles, glyph g at 2g, 2g + 1),",
+        ";   then its bottom tile row.",
+        "",
+        ".export zh_glyph_bits, zh_cell_tile",
+        "",
+        '.segment "UI_DATA"',
+        "zh_glyph_bits:",
+    ]
+    for n, ch in enumerate(ZH_GLYPHS):
+        rows = zh_glyph_rows(ch)
+        lines.append("  .byte " + ",".join(f"${b:02X}" for b in rows[:16]) + f"  ; {n} {ch}")
+        lines.append("  .byte " + ",".join(f"${b:02X}" for b in rows[16:]))
+    lines.append("zh_cell_tile:")
+    for m in range(ZH_MOVES):
+        lines.append("  .byte " + ",".join(f"${b:02X}" for b in cells[m * 16:m * 16 + 16]) + f"  ; slot {m}")
+    lines.append(f".assert zh_cell_tile - zh_glyph_bits = {len(ZH_GLYPHS)} * 32, error, \"glyph table size\"")
+    lines.append("")
+    (ROOT / "asm" / "ui" / "zh_glyphs.s").write_text("\n".join(lines))
 
 
 def write_tiles_inc(next_free: int) -> None:
@@ -682,9 +766,18 @@ THINK_ROW         = {THINK_ROW}  ; thinking time
 HISTORY_ROW       = {HISTORY_ROW}  ; last moves: {HISTORY_ROWS} rows, every 2 rows
 HISTORY_ROWS      = {HISTORY_ROWS}
 MENU_ROW          = {MENU_ROW}  ; pause menu, items every 2 rows
+ZH_ROW            = {ZH_ROW}  ; the Chinese move list: {ZH_MOVES} moves of 2 tile rows
+ZH_MOVES          = {ZH_MOVES}
+
+; ---- the Chinese move list's glyphs (asm/ui/zh_glyphs.s)
+ZH_GLYPH_NUMERAL  = {ZH_GLYPHS.index(ZH_NUMERALS[0])}   ; Red's 一..九 (1-9)
+ZH_GLYPH_DIGIT    = {ZH_GLYPHS.index(ZH_DIGITS[0])}   ; Black's １..９ (1-9)
+ZH_GLYPH_ACTION   = {ZH_GLYPHS.index(ZH_ACTIONS[0])}  ; 进 退 平
+ZH_GLYPH_TANDEM   = {ZH_GLYPHS.index(ZH_TANDEMS[0])}  ; 前 中 后
+ZH_GLYPH_PIECE    = {ZH_GLYPHS.index(ZH_RED_PIECES[0])}  ; Red's pieces by kind, then Black's (7 each)
 
 ; ---- title screen (tile rows and columns; art in title_nametable.s)
-TITLE_MENU_ROW    = {TITLE_MENU_ROW}  ; players, level, start: every 2 rows
+TITLE_MENU_ROW    = {TITLE_MENU_ROW}  ; players, level, notation, start: every 2 rows
 TITLE_LABEL_COL   = {TITLE_LABEL_COL}
 TITLE_VALUE_COL   = {TITLE_VALUE_COL}
 """

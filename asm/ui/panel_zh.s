@@ -1,0 +1,635 @@
+; panel_zh.s: the panel's move list in Chinese (reference_py/notation.py
+; format_zh: 炮二平五, 马８进７, 前车进二), the title's default notation.
+;
+; Panel tile rows ZH_ROW .. ZH_ROW + 7: the last ZH_MOVES plies, newest at
+; the bottom, each four 16x16 glyphs on two tile rows (one metatile row, so
+; its palette gives the mover's colour).  The glyphs (tools/rom/art.py, one
+; bit plane each in zh_glyphs.s) do not fit the tiles copied at reset, so
+; the 64 background tiles that hold no art (zh_cell_tile) are four blocks
+; of 16, ply p's glyphs in block p % 4, and drawing the list points each
+; slot's nametable rows at the block of its ply; the main loop then writes
+; the glyphs' patterns into the blocks that need them through the VRAM
+; queue, a few a frame (16 bytes a tile, at most 3 tiles a frame: about 6
+; frames for a new ply's block, 22 for all four), so input is never held
+; up; before a search the rest is written at once (zh_panel_finish).
+;
+; The text is that of the position before the move.  Everything but 前/中/后
+; is read back from the take-back record and the board when the list is
+; drawn: the piece's kind by following it from its destination through the
+; newer plies (to the board, or to the ply that captured it).  Whether
+; another piece of its kind stood on its file is noted when the move is
+; played (zh_note_move), 2 bits per record entry in zh_tandem.
+
+.include "nes.inc"
+.include "global.inc"
+.include "tiles.inc"
+.include "engine/eng.inc"
+
+ZH_VRAM = NAMETABLE_0 + ZH_ROW * 32 + PANEL_LEFT_COL
+ZH_CELLS = ZH_MOVES * 16  ; the tiles of zh_cell_tile
+.assert ZH_ROW = HISTORY_ROW - 1 && ZH_MOVES = HISTORY_ROWS, error, "the Chinese list covers the ICCS list's rows"
+.assert (ZH_ROW & 1) = 0, error, "a move of the Chinese list is one metatile row"
+
+.segment "UI_CODE"
+
+;;
+; Before a move is played: notes in zh_tandem, for the record entry that
+; game_play writes next (game_undo_head), whether other pieces of the
+; mover's kind stand on its file: 0 none, 1 the mover is the front one (前),
+; 3 the rear one (后), 2 between (中).  Front is towards the opponent.
+; @param A from, X to (padded squares of a legal move of the position now)
+; Uses local+0..3.  Clobbers Y.  Keeps A and X.
+; Cycles: about 370-480 (two walks along the file; measured in py65).
+.proc zh_note_move
+from  = local+0
+pk    = local+1         ; the mover's side*8 + kind
+up    = local+2         ; like pieces above it (higher ranks), then the mark
+down  = local+3         ; like pieces below it
+  sta from
+  pha
+  txa
+  pha
+  ldx from
+  ldy board,x
+  lda code_pk-CODE_BASE,y
+  sta pk
+  ldx #0
+  stx up
+  stx down
+  lda from
+@up:
+  clc
+  adc #DIR_UP
+  tay
+  ldx board,y
+  beq @up               ; empty
+  cpx #SQ_OFFBOARD
+  beq @up_done
+  pha
+  lda code_pk-CODE_BASE,x
+  cmp pk
+  bne :+
+  inc up
+: pla
+  jmp @up
+@up_done:
+  lda from
+@down:
+  sec
+  sbc #-DIR_DOWN
+  tay
+  ldx board,y
+  beq @down
+  cpx #SQ_OFFBOARD
+  beq @down_done
+  pha
+  lda code_pk-CODE_BASE,x
+  cmp pk
+  bne :+
+  inc down
+: pla
+  jmp @down
+@down_done:
+  lda pk                ; Black's front is below it: swap
+  cmp #8
+  bcc :+
+  lda up
+  ldx down
+  sta down
+  stx up
+: lda up                ; up = pieces in front, down = behind
+  ora down
+  beq @mark             ; alone on its file: 0
+  lda #1
+  ldx up
+  beq @mark             ; none in front: 前
+  lda #3
+  ldx down
+  beq @mark             ; none behind: 后
+  lda #2                ; 中
+@mark:
+  sta up
+  lda game_undo_head    ; entry e: byte e / 4, bits 2 (e % 4)
+  and #3
+  tay
+  lda up
+@shift:
+  dey
+  bmi @shifted
+  asl a
+  asl a
+  bne @shift            ; (0 stays 0: nothing to shift)
+@shifted:
+  sta up
+  lda game_undo_head
+  and #3
+  tay
+  lda game_undo_head
+  lsr a
+  lsr a
+  tax
+  lda zh_tandem,x
+  and zh_pair_clear,y
+  ora up
+  sta zh_tandem,x
+  pla
+  tax
+  pla
+  rts
+.endproc
+.assert GAME_UNDO_PLIES = 8, error, "zh_tandem holds 8 entries of 2 bits"
+
+;;
+; Draws the move list in Chinese: for each of the last ZH_MOVES plies
+; (newest at the bottom) the slot's two nametable rows (its cells) and the
+; mover's palette, or an empty slot for a ply not recorded.  The glyphs'
+; patterns follow a few cells a frame (zh_panel_step), so the main loop
+; never waits for them: after one new ply only its block (16 cells: the
+; older plies keep theirs, zh_block), after a take-back or a new game all
+; 64, and none when no ply was played since the last draw (zh_drawn_ply).
+; Uses local+0..15.  Clobbers A, X, Y.
+; Cycles: with the "MOVE n" row (panel_moves) about 8,500 and the queue
+; copied about 3 times (py65, NMI off): with NMI on, about 3 frames.
+.proc panel_moves_zh
+ptr    = local+0        ; put_text's
+k      = local+3        ; plies back from the newest, ZH_MOVES-1 .. 0
+glyph  = local+4        ; 4 glyph numbers
+entry  = local+8        ; the record entry of ply k
+side   = local+9        ; its mover: 0 Red, 1 Black
+kind   = local+10       ; KIND_*
+slot   = local+11       ; screen slot: ZH_MOVES-1-k (0 the top one)
+  lda #ZH_MOVES - 1
+  sta k
+@row:
+  lda #ZH_MOVES - 1
+  sec
+  sbc k
+  sta slot
+  lda k
+  cmp game_undo_n
+  bcc @move
+  lda #<zh_blank        ; not recorded: both rows blank
+  sta ptr
+  lda #>zh_blank
+  sta ptr+1
+  jsr zh_put_rows
+  lda #PAL_BOARD
+  jmp @palette
+@move:
+  jsr zh_row_glyphs     ; (for the side: the glyphs follow in zh_panel_step)
+  jsr zh_block          ; the nametable rows: the cells of the ply's block
+  clc
+  adc #<zh_cell_tile
+  sta ptr
+  lda #0
+  adc #>zh_cell_tile
+  sta ptr+1
+  jsr zh_put_rows
+  lda side
+  clc
+  adc #PAL_RED          ; Red's in red, Black's in black
+@palette:
+  pha
+  lda slot
+  clc
+  adc #ZH_ROW / 2
+  tax
+  pla
+  jsr panel_palette
+  dec k
+  bpl @row
+  lda game_ply          ; which cells need their glyph (again)
+  sec
+  sbc zh_drawn_ply
+  beq @same             ; no ply since the last draw: the blocks hold
+  cmp #1
+  bne @all              ; a take-back, a new game: every block
+  lda zh_pending        ; one more ply: its block, after those pending
+  clc
+  adc #16
+  cmp #ZH_CELLS + 1
+  bcc @set
+@all:
+  lda #ZH_CELLS
+@set:
+  sta zh_pending
+@same:
+  lda game_ply
+  sta zh_drawn_ply
+  rts
+.endproc
+
+;;
+; The block of cells (a fourth of zh_cell_tile) that holds the glyphs of
+; the ply k plies back from the newest: ply p = game_ply - 1 - k uses block
+; p % 4, so the plies shown use the four blocks and a new ply overwrites
+; only the block of the one that scrolled out.
+; @param local+3 k
+; @return A the block's offset in zh_cell_tile (block * 16)
+; Clobbers A.
+.proc zh_block
+k = local+3
+  lda game_ply
+  clc
+  sbc k
+  and #ZH_MOVES - 1
+  asl a
+  asl a
+  asl a
+  asl a
+  rts
+.endproc
+.assert ZH_MOVES = 4, error, "zh_block: four blocks, ply % 4"
+.assert PAL_BLACK = PAL_RED + 1, error, "the mover's palette is PAL_RED + side"
+
+;;
+; Queues the two nametable rows of move slot `slot` (local+11): 8 tiles from
+; local+0/1, then the next 8.
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc zh_put_rows
+ptr  = local+0
+slot = local+11
+  lda #0
+  jsr row_vram
+  lda #8
+  jsr put_text
+  lda ptr               ; the second row: the next 8 tiles (zh_blank has 16)
+  clc
+  adc #8
+  sta ptr
+  bcc :+
+  inc ptr+1
+: lda #32
+  jsr row_vram
+  lda #8
+  jmp put_text
+row_vram:               ; X, Y = ZH_VRAM + slot * 64 + A (A = 0 or 32)
+  sta local+2           ; (put_text's count: free until put_text)
+  lda slot
+  clc
+  ror a                 ; slot 0-3 to bits 6-7 (through the carry)
+  ror a
+  ror a
+  clc
+  adc local+2
+  clc
+  adc #<ZH_VRAM
+  tay
+  lda #>ZH_VRAM
+  adc #0
+  tax
+  rts
+.endproc
+
+;;
+; The four glyph numbers of the ply k plies back from the newest (k <
+; game_undo_n), as format_zh writes it.
+; @param local+3 k
+; @return local+4..7 the glyphs; local+8 its record entry, local+9 its
+;   mover (0 Red, 1 Black), local+10 its kind
+; Uses local+4..10 and local+13..14 (zh_kind); keeps local+0..3, local+11..12.
+; Clobbers A, X, Y.
+.proc zh_row_glyphs
+k      = local+3
+glyph  = local+4
+entry  = local+8
+side   = local+9
+kind   = local+10
+step   = local+13       ; ranks moved forward (signed)
+  lda game_undo_head    ; entry (head - 1 - k) & 7
+  clc
+  sbc k
+  and #GAME_UNDO_PLIES - 1
+  sta entry
+  lda game_ply          ; ply game_ply - 1 - k: even is Red's
+  clc
+  sbc k
+  and #1
+  sta side
+  jsr zh_kind
+  sta kind
+  ; the head: piece and file, or 前/中/后 and piece
+  lda side              ; the piece: ZH_GLYPH_PIECE + side * 7 + kind - 1
+  asl a
+  asl a
+  asl a
+  sec
+  sbc side
+  clc
+  adc kind
+  adc #ZH_GLYPH_PIECE - 1
+  pha
+  lda entry             ; its mark: zh_tandem's 2 bits of the entry
+  lsr a
+  lsr a
+  tax
+  lda entry
+  and #3
+  tay
+  lda zh_tandem,x
+@mark:
+  dey
+  bmi @marked
+  lsr a
+  lsr a
+  bpl @mark             ; (always)
+@marked:
+  and #3
+  beq @file
+  clc
+  adc #ZH_GLYPH_TANDEM - 1
+  sta glyph
+  pla
+  sta glyph+1
+  jmp @action
+@file:
+  pla
+  sta glyph
+  ldy entry
+  ldx game_undo_from,y
+  jsr zh_file_glyph
+  sta glyph+1
+@action:                ; 进 / 退 / 平 by the ranks moved forward
+  ldy entry
+  ldx game_undo_to,y
+  lda sq_rank,x
+  ldx game_undo_from,y
+  sec
+  sbc sq_rank,x
+  ldx side
+  beq :+
+  eor #$FF              ; Black: forward is down
+  clc
+  adc #1
+: sta step
+  ldx #ZH_GLYPH_ACTION + 2
+  tay
+  beq @sideways
+  ldx #ZH_GLYPH_ACTION
+  tay
+  bpl :+
+  inx                   ; 退
+  eor #$FF
+  clc
+  adc #1
+: sta step              ; |step|
+  stx glyph+2
+  lda kind              ; horse, advisor, elephant: the file reached
+  cmp #KIND_ADVISOR
+  bcc @distance
+  cmp #KIND_HORSE + 1
+  bcc @to_file
+@distance:
+  lda side              ; the ranks moved: 一..九 / １..９
+  beq :+
+  lda #ZH_GLYPH_DIGIT - ZH_GLYPH_NUMERAL
+: clc
+  adc step
+  adc #<(ZH_GLYPH_NUMERAL - 1)  ; (mod 256)
+  sta glyph+3
+  rts
+@sideways:
+  stx glyph+2
+@to_file:
+  ldy entry
+  ldx game_undo_to,y
+  jsr zh_file_glyph
+  sta glyph+3
+  rts
+.endproc
+.assert KIND_ADVISOR + 1 = KIND_ELEPHANT && KIND_ELEPHANT + 1 = KIND_HORSE, error, "zh_row_glyphs: A, E, H are one range"
+
+;;
+; The glyph of a square's file for the mover: Red's numeral counted from
+; Red's right (file i is 一), Black's digit from Black's right (file a is １).
+; @param X padded square; local+9 the side
+; @return A the glyph number
+; Clobbers A.
+.proc zh_file_glyph
+side = local+9
+  lda side
+  bne @black
+  lda sq_file,x         ; 8 - file + ZH_GLYPH_NUMERAL
+  eor #$FF
+  clc
+  adc #ZH_GLYPH_NUMERAL + 9
+  rts
+@black:
+  lda sq_file,x
+  clc
+  adc #ZH_GLYPH_DIGIT
+  rts
+.endproc
+
+;;
+; The kind of the piece that moved in record entry `entry`, k plies back:
+; followed from its destination through the newer plies to the board, or to
+; the ply that captured it (whose record names the captured kind).
+; @param local+3 k, local+8 entry
+; @return A the kind (KIND_*)
+; Uses local+14.  Clobbers A, X, Y.
+; Cycles: about 40 + 45 a ply.
+.proc zh_kind
+k     = local+3
+entry = local+8
+sq    = local+14
+  ldy entry
+  lda game_undo_to,y
+  sta sq
+  ldx k
+@newer:
+  dex                   ; ply j = k-1 .. 0
+  bmi @on_board
+  txa                   ; its entry (head - 1 - j) & 7 = (head + ~j) & 7
+  eor #$FF
+  clc
+  adc game_undo_head
+  and #GAME_UNDO_PLIES - 1
+  tay
+  lda game_undo_from,y
+  cmp sq
+  bne @stays
+  lda game_undo_to,y    ; the piece moved on
+  sta sq
+  bne @newer            ; (always: a square is never 0)
+@stays:
+  lda game_undo_to,y
+  cmp sq
+  bne @newer
+  lda game_undo_cap,y   ; captured there: side*8 + kind
+  and #7
+  rts
+@on_board:
+  ldx sq
+  ldy board,x
+  lda code_kind-CODE_BASE,y
+  rts
+.endproc
+
+;;
+; One frame's share of the Chinese list's glyphs: writes the cells that
+; panel_moves_zh left pending (zh_pending: the last zh_pending cells of the
+; list in screen order, the newest move's last; cell ZH_CELLS - zh_pending
+; is next) while the VRAM queue has room for one more tile (3 a frame when
+; nothing else is queued).  Never waits.  A screen cell's tile is in the
+; block of the ply it shows (zh_block).
+; A cell of an empty slot needs no pattern: the slot is skipped.  Each tile
+; is one queue entry: its 8 rows from one plane of zh_glyph_bits, twice
+; (both bit planes: the ink is colour 3).  The main loop calls it every
+; frame on the board screens.
+; Uses local+0..15.  Clobbers A, X, Y.
+; Cycles: about 980 a cell (zh_row_glyphs for its slot, then the copy),
+; at most about 2,950 a frame (3 cells; measured in py65 over a full list).
+.proc zh_panel_step
+ptr   = local+0
+k     = local+3         ; zh_row_glyphs' input
+glyph = local+4         ; its output
+cell  = local+11        ; 0-63: slot * 16 + row * 8 + column
+@cell:
+  lda zh_pending
+  bne :+
+  rts                   ; none left
+: lda vram_queue_len
+  cmp #VRAM_QUEUE_SIZE - (16 + 4)
+  bcc :+
+  rts                   ; no room this frame
+: lda #ZH_CELLS         ; cell ZH_CELLS - zh_pending
+  sec
+  sbc zh_pending
+  sta cell
+  lsr a                 ; k = ZH_MOVES - 1 - slot
+  lsr a
+  lsr a
+  lsr a
+  eor #ZH_MOVES - 1
+  sta k
+  cmp game_undo_n
+  bcc @glyph
+  lda cell              ; an empty slot: none of its cells (pending: the
+  and #$F0              ; cells from the next slot on)
+  eor #$FF
+  sec
+  adc #ZH_CELLS - 16    ; ZH_CELLS - 16 - slot * 16
+  sta zh_pending
+  jmp @cell
+@glyph:
+  jsr zh_row_glyphs
+  lda cell              ; glyph g = column / 2
+  and #7
+  lsr a
+  tax
+  lda glyph,x           ; ptr = zh_glyph_bits + glyph * 32 + quadrant * 8
+  ldx #0
+  stx ptr+1
+  asl a
+  asl a
+  asl a
+  rol ptr+1
+  asl a
+  rol ptr+1
+  sta ptr
+  lda cell              ; quadrant * 8 = row * 16 + (column & 1) * 8
+  and #8
+  asl a
+  sta local+2
+  lda cell
+  and #1
+  asl a
+  asl a
+  asl a
+  ora local+2
+  asl ptr               ; (glyph * 32: the last shift)
+  rol ptr+1
+  clc
+  adc ptr
+  sta ptr
+  lda ptr+1
+  adc #0
+  sta ptr+1
+  lda ptr
+  clc
+  adc #<zh_glyph_bits
+  sta ptr
+  lda ptr+1
+  adc #>zh_glyph_bits
+  sta ptr+1
+  jsr zh_block          ; the cell's tile: in the block of the slot's ply
+  sta local+2
+  lda cell
+  and #15
+  ora local+2
+  tay
+  lda zh_cell_tile,y    ; tile t: CHR address t * 16 in pattern table $0000
+  pha
+  lsr a
+  lsr a
+  lsr a
+  lsr a
+  tax
+  pla
+  asl a
+  asl a
+  asl a
+  asl a
+  tay
+  lda #16
+  jsr vram_queue_begin  ; (room checked above: it does not wait)
+  ldy #0
+@byte:
+  lda (ptr),y
+  sta vram_queue,x      ; plane 0
+  sta vram_queue+8,x    ; plane 1
+  inx
+  iny
+  cpy #8
+  bne @byte
+  txa
+  clc
+  adc #8
+  tax
+  jsr vram_queue_end
+  dec zh_pending
+  jmp @cell
+.endproc
+
+;;
+; Writes every pending cell of the Chinese list now, a frame at a time
+; (before a search, which stops the main loop: the list is then complete
+; while the computer thinks).  About 6 frames for a new ply's block, 22 for
+; all four.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc zh_panel_finish
+@frame:
+  lda zh_pending
+  beq @done
+  jsr zh_panel_step
+  jsr wait_frame
+  jmp @frame
+@done:
+  rts
+.endproc
+
+;;
+; The pause menu over the list: blanks the Chinese list's even rows (the
+; menu's items are on the odd ones).
+; Uses local+0..2, local+11.  Clobbers A, X, Y.
+.proc zh_clear_rows
+slot = local+11
+  lda #ZH_MOVES - 1
+  sta slot
+@slot:
+  lda #<zh_blank
+  sta local+0
+  lda #>zh_blank
+  sta local+1
+  jsr zh_put_rows
+  dec slot
+  bpl @slot
+  rts
+.endproc
+
+.segment "UI_DATA"
+zh_pair_clear:          ; zh_tandem: keeps the other entries' bits
+  .byte $FC, $F3, $CF, $3F
+zh_blank:
+  .byte "                "
