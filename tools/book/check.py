@@ -172,16 +172,27 @@ def fill_cache(tree: Tree, make_checker: Callable[[], Checker], jobs: int,
     """
     nodes = order(tree)
     rule = tree.book.check
-    size = -(-len(nodes) // jobs)
+    run_parallel(nodes, jobs, make_checker, lambda checker, node: checker.judge(node.fen, sorted(node.moves), rule),
+                 lambda checker, n, total: f"{n}/{total} positions, {checker.searches} searches", log)
+
+
+def run_parallel(items: list, jobs: int, make_checker: Callable[[], Checker],
+                 work: Callable[[Checker, object], object], progress: Callable[[Checker, int, int], str],
+                 log: TextIO | None) -> None:
+    """`work(checker, item)` for every item, with `jobs` engines at once, each
+    on a run of consecutive items (so its hash still serves neighbours); a
+    line of `progress` every 50 items; the first error is raised after all
+    engines stop."""
+    size = -(-len(items) // jobs) if items else 1
     errors: list[BaseException] = []
 
-    def run(part: list[Node], name: str) -> None:
+    def run(part: list, name: str) -> None:
         checker = make_checker()
         try:
-            for n, node in enumerate(part, start=1):
-                checker.judge(node.fen, sorted(node.moves), rule)
+            for n, item in enumerate(part, start=1):
+                work(checker, item)
                 if log is not None and n % 50 == 0:
-                    log.write(f"{name}: {n}/{len(part)} positions, {checker.searches} searches\n")
+                    log.write(f"{name}: {progress(checker, n, len(part))}\n")
                     log.flush()
         except BaseException as exc:           # reported by the caller
             errors.append(exc)
@@ -189,8 +200,8 @@ def fill_cache(tree: Tree, make_checker: Callable[[], Checker], jobs: int,
             if checker.engine is not None:
                 checker.engine.close()
 
-    threads = [threading.Thread(target=run, args=(nodes[i:i + size], f"engine {i // size + 1}"))
-               for i in range(0, len(nodes), size)]
+    threads = [threading.Thread(target=run, args=(items[i:i + size], f"engine {i // size + 1}"))
+               for i in range(0, len(items), size)]
     for t in threads:
         t.start()
     for t in threads:

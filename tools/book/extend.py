@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import heapq
 import sys
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -36,7 +35,7 @@ from typing import TextIO
 from reference_py.fen import parse_fen
 from reference_py.notation import parse_iccs
 
-from .check import Checker, Missing, Verdict
+from .check import Checker, Missing, Verdict, run_parallel
 from .tree import Tree, canonical, canonical_move, position_fen
 
 
@@ -147,28 +146,5 @@ def fill_cache(fens: list[str], make_checker: Callable[[], Checker], jobs: int, 
                k: int, log: TextIO | None = sys.stderr) -> None:
     """Run the MultiPV searches of `fens` with `jobs` engines at once, each
     on a run of consecutive positions (see check.fill_cache)."""
-    size = -(-len(fens) // jobs)
-    errors: list[BaseException] = []
-
-    def run(part: list[str], name: str) -> None:
-        checker = make_checker()
-        try:
-            for n, fen in enumerate(part, start=1):
-                checker.multipv(fen, depth, k)
-                if log is not None and n % 50 == 0:
-                    log.write(f"{name}: {n}/{len(part)} positions past the source\n")
-                    log.flush()
-        except BaseException as exc:           # reported by the caller
-            errors.append(exc)
-        finally:
-            if checker.engine is not None:
-                checker.engine.close()
-
-    threads = [threading.Thread(target=run, args=(fens[i:i + size], f"engine {i // size + 1}"))
-               for i in range(0, len(fens), size)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
+    run_parallel(fens, jobs, make_checker, lambda checker, fen: checker.multipv(fen, depth, k),
+                 lambda checker, n, total: f"{n}/{total} positions past the source", log)
