@@ -107,15 +107,20 @@ ZH_ACTION = {1: "进", -1: "退", 0: "平"}
 ZH_TANDEM = ("前", "中", "后")
 
 
-def format_zh(pos: Position, move: int) -> str:
-    """Chinese text of a legal move in `pos` (before it is played), e.g. 炮二平五, 马８进７, 前车进二."""
+def _mover(pos: Position, move: int) -> tuple[int, tuple[int, int], int, int, int, int, int]:
+    """What both notations read of a move: its from square, (side, kind),
+    the from and to files and ranks, and +1 or -1 for the mover's forward."""
     frm, to = move & 0xFF, move >> 8
     piece = kind_at(pos, frm)
     if piece is None:
         raise NotationError(f"no piece on {move_iccs(move)[:2]}")
+    return frm, piece, file_of(frm), rank_of(frm), file_of(to), rank_of(to), 1 if piece[0] == RED else -1
+
+
+def format_zh(pos: Position, move: int) -> str:
+    """Chinese text of a legal move in `pos` (before it is played), e.g. 炮二平五, 马８进７, 前车进二."""
+    frm, piece, f0, r0, f1, r1, fwd = _mover(pos, move)
     side, kind = piece
-    f0, r0, f1, r1 = file_of(frm), rank_of(frm), file_of(to), rank_of(to)
-    fwd = 1 if side == RED else -1
     numerals = ZH_NUMBER[side]
     ahead = behind = 0
     for sq in range(len(pos.board)):
@@ -142,13 +147,8 @@ def _wxf_file(side: int, file: int) -> int:
 
 def format_wxf(pos: Position, move: int) -> str:
     """WXF text of a legal move in `pos` (before it is played)."""
-    frm, to = move & 0xFF, move >> 8
-    piece = kind_at(pos, frm)
-    if piece is None:
-        raise NotationError(f"no piece on {move_iccs(move)[:2]}")
+    frm, piece, f0, r0, f1, r1, fwd = _mover(pos, move)
     side, kind = piece
-    f0, r0, f1, r1 = file_of(frm), rank_of(frm), file_of(to), rank_of(to)
-    fwd = 1 if side == RED else -1
     # Like pieces on the same file, ordered front (most advanced) first.
     same = sorted((sq for sq in range(len(pos.board)) if kind_at(pos, sq) == piece and file_of(sq) == f0),
                   key=lambda sq: -rank_of(sq) * fwd)
