@@ -7,7 +7,8 @@
   * puzzle 1 (a mate in one) played with its mating move (found with
     reference_py's rules) is solved: the mark shows in the menu, stays after
     a soft reset (NES.reset) and is gone after a power-on;
-  * a puzzle's move limit ends it (a win puzzle not won in time: failed);
+  * a puzzle's move limit ends it (a win puzzle not won in time: failed; a
+    draw puzzle held to it: solved);
   * random buttons on the puzzle screens never crash the ROM;
   * the menu's picture against emu_tests/screenshots/puzzles.png, also the
     README's docs/screenshots/puzzles.png (UPDATE_SCREENSHOTS=1 rewrites both).
@@ -28,7 +29,7 @@ from emu_tests.test_game_play import (  # noqa: E402
     GAME_CHECKMATE, HUMAN_BLACK, HUMAN_RED, NO_WINNER, SCREEN_BOARD, SCREEN_GAME_OVER, SCREEN_TITLE, SHOTS,
     computer_reply, human_move, power_on, settled,
 )
-from reference_py.board import KING, RED, move_from  # noqa: E402
+from reference_py.board import KING, RED, move_from, move_iccs  # noqa: E402
 from reference_py.fen import parse_fen  # noqa: E402
 from reference_py.rules import Game  # noqa: E402
 from tools.nes.console import A, B, DOWN, LEFT, RIGHT, SELECT, START, UP  # noqa: E402
@@ -155,6 +156,25 @@ def test_move_limit_ends_a_win_puzzle(rom_path):
     assert solved(con) == []
     con.press(A)
     con.wait_screen(SCREEN_PUZZLES, 60)
+
+
+def test_a_draw_puzzle_held_to_its_limit_is_solved(rom_path):
+    """The last puzzle (a draw to hold for its limit): game_ply set to one
+    ply before the limit, then one move with the pad reaches it: the game
+    ends at the limit with no winner, and the puzzle is solved."""
+    number = PUZ_COUNT
+    p = PUZZLES[number - 1]
+    assert p.goal == "draw" and p.limit
+    con = power_on(rom_path)
+    open_menu(con)
+    game = start_puzzle(con, number)
+    assert game.pos.side == p.player, "the player moves first"
+    con.write("game_ply", [p.limit_plies() - 1, 0])    # (the ply count only: the limit's test)
+    move = next(m for m in game.pos.legal_moves() if after(game, m).outcome() is None)
+    con.play_move(move_iccs(move))
+    con.wait_screen(SCREEN_GAME_OVER, 60)
+    assert (con.byte("ui_result"), con.byte("ui_winner")) == (RESULT_LIMIT, NO_WINNER)
+    assert solved(con) == [number]
 
 
 def test_menu_screenshot(rom_path):
