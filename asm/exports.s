@@ -8,13 +8,17 @@
 ;   UI_VIEW_*, KEEP_VIEW_TURN, PAL_MARK, UI_NOTATION_*, KEEP_ICCS
 ;                        tools/nes/console.py, tools/nes/player.py and the
 ;                        cynes game tests: the UI's state in RAM
+;   UI_RESULT_LIMIT, PUZ_COUNT, PUZ_FIRST_ROW
+;                        emu_tests/test_puzzles.py: the puzzles' state and menu
 
 .include "global.inc"
+.include "puzzles_const.inc"
 
 .export ENGINE_STACK_FLOOR
 .export GAME_ONGOING, GAME_CHECKMATE, GAME_STALEMATE, GAME_PERPETUAL, GAME_REPETITION
 .export GAME_DRAW_60, GAME_NO_WINNER
 .export UI_SCREEN_TITLE, UI_SCREEN_PLAY, UI_SCREEN_PAUSE, UI_SCREEN_OVER, UI_SCREEN_ATTRACT
+.export UI_SCREEN_PUZZLES, UI_RESULT_LIMIT, PUZ_COUNT, PUZ_FIRST_ROW
 .export UI_THINK_NONE, UI_THINK_MOVE, UI_THINK_HINT
 .export UI_HUMAN_RED, UI_HUMAN_BLACK, UI_RESULT_RESIGN
 .export KEEP_CHECK, KEEP_VIEW_TURN

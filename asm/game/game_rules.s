@@ -28,11 +28,8 @@
 .segment "ENGINE_CODE"
 
 ;;
-; Starts a game from the opening position, Red to move.
-; Output: the engine's position; the ring holds the start position
-;   (game_rep_top = 0); the record is empty; game_ply = 0;
-;   game_last_from/to = 0; game_captured = game_check = 0.
-;   game_seed is the UI's and is not touched.
+; Starts a game from the opening position, Red to move (game_start).
+; Output: as game_start.
 ; Uses local+0..12.  Clobbers A, X, Y.  Cycles: about 12,000.
 .proc game_new
   ldx #BOARD_SQUARES - 1
@@ -44,6 +41,20 @@
   lda #0
   sta eng_side
   sta eng_clock
+  ; fall through
+.endproc
+
+;;
+; Starts a game from the position in eng_load_buf (a puzzle's, or the
+; opening's: game_new).
+; Input: eng_load_buf, eng_side, eng_clock (eng_load's input).
+; Output: the engine's position (weight set 0); the ring holds it
+;   (game_rep_top = 0, its check bit); the record is empty; game_ply = 0;
+;   game_last_from/to = 0; game_captured = 0; game_check = 1 if the side to
+;   move is in check, else 0.  game_seed is the UI's and is not touched.
+; Uses local+0..12.  Clobbers A, X, Y.  Cycles: about 12,000.
+.proc game_start
+  lda #0
   sta eng_vset
   jsr eng_load
   lda #0
@@ -55,12 +66,17 @@
   sta game_last_from
   sta game_last_to
   sta game_captured
-  sta game_check
   ldx #(GAME_WINDOW + 7) / 8 - 1
 @bits:
   sta rep_check,x
   dex
   bpl @bits
+  lda eng_side
+  jsr eng_in_check       ; C = 1 in check
+  lda #0
+  rol a
+  sta game_check
+  sta rep_check          ; entry 0's bit (bit_mask: bit 0)
   lda eng_key
   sta rep_key_lo
   lda eng_key+1

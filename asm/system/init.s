@@ -2,6 +2,7 @@
 
 .include "nes.inc"
 .include "global.inc"
+.include "puzzles_const.inc"
 
 .segment "CODE"
 
@@ -12,9 +13,10 @@
 ; here reads $8000-$BFFF before a bank is mapped.
 ; A reset in the middle of a search lands here too: the stack, all RAM and
 ; the screen start over, so it always comes back cleanly to the title; only
-; the title's settings are kept (settings_save, checked here).
+; the title's settings and the solved puzzles are kept (settings_save,
+; checked here).
 ; Order: IRQs off, decimal off, APU frame IRQ off, stack, PPU off, DMC IRQ off,
-; vblank wait 1, the kept settings checked, clear RAM (and hide all sprites), sound (silent), vblank
+; vblank wait 1, the kept settings checked, clear RAM but the kept solved puzzles (and hide all sprites), sound (silent), vblank
 ; wait 2 (the PPU is now warm), tile patterns to CHR-RAM, the UI bank,
 ; palette.
 ; Never returns.
@@ -48,6 +50,9 @@
   bne @fresh
   lda keep_settings
   eor #KEEP_CHECK
+  .repeat ::PUZ_SOLVED_BYTES, i
+  eor puz_solved+i
+  .endrepeat
   cmp keep_check
   bne @fresh
   lda keep_settings
@@ -59,14 +64,31 @@
 @clear_ram:
   sta $0000,x
   sta $0100,x
-  sta $0300,x
   sta $0400,x
   sta $0500,x
   sta $0600,x
   sta $0700,x
   inx
   bne @clear_ram
+@clear_page3:           ; page 3 but the solved puzzles (puz_solved)
+  cpx #<puz_solved
+  bcc @zero
+  cpx #<(puz_solved + PUZ_SOLVED_BYTES)
+  bcc @keep
+@zero:
+  sta $0300,x
+@keep:
+  inx
+  bne @clear_page3
   sty keep_settings     ; for settings_load (the signature is cleared)
+  cpy #0
+  bne @kept
+  ldx #PUZ_SOLVED_BYTES - 1  ; power-on: no puzzle solved
+@no_puzzle:
+  sta puz_solved,x
+  dex
+  bpl @no_puzzle
+@kept:
   jsr ppu_clear_oam     ; $0200 page: every sprite hidden (Y = $FF)
   jsr sound_init        ; APU: pulse 1 and noise on and silent
 

@@ -17,6 +17,9 @@
 .include "nes.inc"
 .include "global.inc"
 .include "tiles.inc"
+.include "engine/eng.inc"
+
+PUZ_LEVEL = LEVEL_COUNT - 1   ; the computer's level in a puzzle: the strongest (Master)
 
 .segment "UI_CODE"
 
@@ -48,6 +51,9 @@
   ldx ui_screen
   cpx #UI_SCREEN_ATTRACT
   beq @level
+  lda #PUZ_LEVEL        ; a puzzle: the strongest
+  ldx puz_cur
+  bne @level
   lda ui_level
 @level:
   FAR_CALL game_think   ; A = from, X = to; seconds to tens of seconds
@@ -64,7 +70,9 @@
   jsr run_screen
 @frame:
   lda ui_screen
-  beq @no_sprites       ; the title has no sprites
+  beq @no_sprites       ; the title and the puzzle menu have no sprites
+  cmp #UI_SCREEN_PUZZLES
+  beq @no_sprites
   jsr board_sprites
   jsr zh_panel_step     ; the Chinese move list's glyphs, a few a frame
 @no_sprites:
@@ -155,7 +163,7 @@ SPINNER_PAL = 2         ; sprite palette 2 (red)
 
 .segment "UI_DATA"
 screen_lo:
-  .lobytes title_update, play_update, pause_update, over_update, play_update
+  .lobytes title_update, play_update, pause_update, over_update, play_update, puzzles_update
 screen_hi:
-  .hibytes title_update, play_update, pause_update, over_update, play_update
-.assert UI_SCREEN_ATTRACT = 4, error, "screen table order"
+  .hibytes title_update, play_update, pause_update, over_update, play_update, puzzles_update
+.assert UI_SCREEN_ATTRACT = 4 && UI_SCREEN_PUZZLES = 5, error, "screen table order"

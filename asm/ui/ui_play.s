@@ -30,11 +30,22 @@ CURSOR_RANK_BLACK = 6
 .segment "UI_CODE"
 
 ;;
-; Starts a game with the title's settings (ui_players, ui_level).
+; Starts a game from the opening with the title's settings (ui_players,
+; ui_level).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc play_enter
   jsr settings_save     ; a soft reset comes back to these
-  lda nmi_count         ; stir the seed with the time spent on the title
+  lda #0
+  sta puz_cur           ; not a puzzle
+  ; fall through
+.endproc
+
+;;
+; Starts the game of puz_cur (0: from the opening; else that puzzle's
+; position, ui_players set by puzzle_start).
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc game_enter
+  lda nmi_count         ; stir the seed with the time spent on the menus
   eor game_seed
   sta game_seed
   ora game_seed+1
@@ -63,6 +74,7 @@ CURSOR_RANK_BLACK = 6
   sta ui_screen
   lda #0
   sta ui_players        ; no human
+  sta puz_cur           ; not a puzzle
   sta busy_pads         ; no stale press from an earlier search
   jsr new_game
   jsr panel_demo
@@ -70,11 +82,21 @@ CURSOR_RANK_BLACK = 6
 .endproc
 
 ;;
-; game_new, the UI's game state, and the board screen drawn with the
-; screen off, from the side view_wanted names (ui_players, ui_view).
+; game_new (or game_start with puzzle puz_cur's position), the UI's game
+; state, and the board screen drawn with the screen off, from the side
+; view_wanted names (ui_players, ui_view); a puzzle's goal in the panel.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc new_game
+  lda puz_cur
+  beq @opening
+  sec
+  sbc #1
+  FAR_CALL puz_load     ; eng_load_buf, eng_side, eng_clock
+  FAR_CALL game_start
+  jmp @game
+@opening:
   FAR_CALL game_new
+@game:
   jsr view_wanted
   sta ui_flip
   lda #0
@@ -91,7 +113,14 @@ CURSOR_RANK_BLACK = 6
   jsr ppu_clear_oam
   jsr board_redraw
   lda #CTRL_SPR_1000 | CTRL_NT_2000
-  jmp screen_on
+  jsr screen_on
+  lda puz_cur
+  beq @rts
+  sec
+  sbc #1
+  FAR_CALL puz_panel    ; "PUZZLE n" and the goal instead of the level
+@rts:
+  rts
 .endproc
 
 ;;
@@ -107,7 +136,10 @@ CURSOR_RANK_BLACK = 6
   beq @ongoing
   jmp game_over
 @ongoing:
-  jsr panel_status
+  jsr puzzle_limit      ; a puzzle's move limit reached: over
+  bcc :+
+  jmp game_over
+: jsr panel_status
   jsr panel_moves
   lda ui_screen
   cmp #UI_SCREEN_ATTRACT
@@ -299,8 +331,9 @@ to = local+8
 .endproc
 
 ;;
-; The game is over: records the result, shows it, plays the jingle.
-; @param A result (game_outcome's A or UI_RESULT_RESIGN), X winner
+; The game is over: records the result, shows it (and whether a puzzle is
+; solved: puzzle_over), plays the jingle.
+; @param A result (game_outcome's A, UI_RESULT_RESIGN or UI_RESULT_LIMIT), X winner
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc game_over
   sta ui_result
@@ -311,6 +344,7 @@ to = local+8
   sta ui_idle
   jsr panel_moves
   jsr panel_result
+  jsr puzzle_over
   lda ui_screen
   cmp #UI_SCREEN_ATTRACT
   beq :+
@@ -321,13 +355,14 @@ to = local+8
 .endproc
 
 ;;
-; One frame of the game-over screen: A or Start goes back to the title.
+; One frame of the game-over screen: A or Start goes back to the title
+; (to the puzzle menu after a puzzle).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc over_update
   lda pad_pressed
   and #KEY_A | KEY_START
   beq :+
-  jmp title_enter
+  jmp leave_game
 : rts
 .endproc
 
@@ -370,7 +405,7 @@ to = local+8
   lda ui_menu
   cmp #ITEM_NEW_GAME
   bne :+
-  jmp title_enter
+  jmp leave_game        ; the title, or the puzzle menu
 : pha
   jsr resume
   pla

@@ -10,16 +10,19 @@
 ; 3 = 2 players with the board fixed, Red at the bottom, or 3 and ui_view =
 ; UI_VIEW_TURN: 2 players, the board turned to the side to move), 1 level
 ; (ui_level, names from lvl_name_text), 2 notation of the move list
-; (ui_notation: CHINESE, the default, or ICCS), 3 start.
-; Up/Down: item; Left/Right: value; A or Start: play.  After
+; (ui_notation: CHINESE, the default, or ICCS), 3 start, 4 puzzles (the
+; puzzle menu, ui_puzzle.s).
+; Up/Down: item; Left/Right: value; A or Start: play (on PUZZLES: the menu).  After
 ; ATTRACT_UNITS * 8 frames without a button, the demo starts.
 
 .include "nes.inc"
 .include "global.inc"
 .include "tiles.inc"
 .include "engine/eng.inc"
+.include "puzzles_const.inc"
 
-TITLE_ITEMS   = 4
+TITLE_ITEMS   = 5
+ITEM_PUZZLES  = 4
 PLAYER_CHOICES = 4       ; 1P as Red, 1P as Black, 2P fixed, 2P turning
 ATTRACT_UNITS = 150      ; x 8 frames = 1,200 frames = 20 s
 LEVEL_VALUE_VRAM = NAMETABLE_0 + (TITLE_MENU_ROW + 2) * 32 + TITLE_VALUE_COL - 1
@@ -41,9 +44,13 @@ LEVEL_VALUE_VRAM = NAMETABLE_0 + (TITLE_MENU_ROW + 2) * 32 + TITLE_VALUE_COL - 1
   sta ui_think
   sta ui_busy
   sta ui_sel
+  lda keep_settings     ; the title's players (a puzzle or the demo changed them)
+  and #3
+  bne @players          ; (0: nothing saved since power-on)
   lda ui_players        ; the demo left 0: back to 1 player as Red
   bne :+
   lda #UI_HUMAN_RED
+@players:
   sta ui_players
 : jsr title_draw
   jsr title_values
@@ -201,7 +208,12 @@ item = local+3
   beq @not_start
   lda #SFX_SELECT
   jsr sfx_play
+  lda ui_menu
+  cmp #ITEM_PUZZLES
+  beq :+
   jmp play_enter
+: jsr settings_save     ; title_enter takes the players back from it
+  jmp puzzles_enter
 @not_start:
   ldx #TITLE_ITEMS
   jsr menu_up_down
@@ -306,7 +318,8 @@ item = local+3
 ; Keeps the title's settings (ui_players, ui_level, ui_view, ui_notation) for a soft
 ; reset: the reset handler finds them by KEEP_SIG and keep_check
 ; (asm/system/init.s) and settings_load takes them back; a power-on starts
-; fresh.
+; fresh.  keep_check covers the solved puzzles (puz_solved) too, which the
+; reset handler keeps with the settings: call it after marking one.
 ; Clobbers A.
 .proc settings_save
   lda ui_notation       ; UI_NOTATION_ZH 0, UI_NOTATION_ICCS 1
@@ -321,6 +334,9 @@ item = local+3
   ora ui_players        ; notation << 6 | view << 5 | level << 2 | players
   sta keep_settings
   eor #KEEP_CHECK
+  .repeat ::PUZ_SOLVED_BYTES, i
+  eor puz_solved+i
+  .endrepeat
   sta keep_check
   lda #KEEP_SIG0
   sta keep_sig

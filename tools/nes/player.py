@@ -62,7 +62,7 @@ SHOTS = ROOT / "rom" / "screenshots"
 
 # The screenshot of each screen (the build's UI_SCREEN_* exports): its file name.
 SHOT_NAMES = {"UI_SCREEN_TITLE": "title", "UI_SCREEN_PLAY": "board", "UI_SCREEN_PAUSE": "pause",
-              "UI_SCREEN_OVER": "gameover", "UI_SCREEN_ATTRACT": "attract"}
+              "UI_SCREEN_OVER": "gameover", "UI_SCREEN_ATTRACT": "attract", "UI_SCREEN_PUZZLES": "puzzles"}
 
 # The headless recording: frame budgets (all bounded, so `make play` always ends).
 GIF_EVERY = 4                 # record every 4th frame: 15 frames a second

@@ -55,6 +55,7 @@ if str(ROOT) not in sys.path:        # allow `python tools/rom/build.py`
 from tools.rom import chr as chrtool     # noqa: E402
 from tools.rom import files              # noqa: E402
 from tools.rom import gen_book           # noqa: E402
+from tools.rom import gen_puzzles        # noqa: E402
 from tools.rom.files import BuildError   # noqa: E402
 from tools.rom import gen_tables         # noqa: E402
 from reference_py.config import ConfigError  # noqa: E402
@@ -110,7 +111,8 @@ def build_tables() -> None:
     try:
         gen_tables.generate(GEN_DIR)
         gen_book.generate(GEN_DIR)
-    except (ConfigError, AsmError, gen_book.BookError, gen_book.BookTooBig) as exc:
+        gen_puzzles.generate(GEN_DIR)
+    except (ConfigError, AsmError, gen_book.BookError, gen_book.BookTooBig, gen_puzzles.PuzzleError) as exc:
         raise BuildError(str(exc)) from None
 
 

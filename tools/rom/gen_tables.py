@@ -567,15 +567,33 @@ def data_tables(inp: Inputs) -> str:
 
 @contextmanager
 def _includes(const: str, data: str) -> Iterator[list[str]]:
-    """The include path with these generated files, and the opening book's
-    (tools/rom/gen_book.py, from its own data), in a temporary directory."""
+    """The include path with these generated files, and the opening book's and
+    the puzzles' (tools/rom/gen_book.py, gen_puzzles.py, from their own
+    data), in a temporary directory."""
     book_const, book_data = _book_includes()
+    puzzles_const, puzzles_data = _puzzle_includes()
     with tempfile.TemporaryDirectory(prefix="xiangqi-gen-") as tmp:
         (Path(tmp) / "eng_const.inc").write_text(const, encoding="ascii")
         (Path(tmp) / "eng_tables.inc").write_text(data, encoding="ascii")
         (Path(tmp) / "book_const.inc").write_text(book_const, encoding="ascii")
         (Path(tmp) / "book_data.inc").write_text(book_data, encoding="ascii")
+        (Path(tmp) / "puzzles_const.inc").write_text(puzzles_const, encoding="ascii")
+        (Path(tmp) / "puzzles_data.inc").write_text(puzzles_data, encoding="ascii")
         yield [str(files.ASM_DIR), tmp]
+
+
+@functools.lru_cache(maxsize=1)
+def _puzzle_includes() -> tuple[str, str]:
+    """The puzzles' includes; a bad puzzle is the build's error, not the tables'."""
+    from tools.rom import gen_puzzles
+    try:
+        puzzles = gen_puzzles.load_puzzles()
+        bad = gen_puzzles.problems(puzzles, gen_puzzles.read_checked())
+    except gen_puzzles.PuzzleError as exc:
+        raise AsmError(f"the puzzles: {exc}") from None
+    if bad:
+        raise AsmError(f"the puzzles: {bad[0]}")
+    return gen_puzzles.sources(puzzles)
 
 
 @functools.lru_cache(maxsize=1)
