@@ -140,8 +140,8 @@ skip:
 .endmacro
 
 ;; A += wleg when board+d,y holds a piece (not empty, not off the board).
-;; C = 0 in and out.  Clobbers X.  7 cycles when empty (8 when the read
-;; crosses a page: d < 0), 11-12 when blocked.
+;; C = 0 in and out.  Clobbers X.  7 cycles when empty, 11 when blocked
+;; (board+d,y never crosses a page: asm/ram.s).
 .macro LEG d
   .local skip
   ldx a:board+(d),y    ; (a: absolute: ca65 rejects `ldx board+(d),y` for d < 0)
@@ -167,7 +167,7 @@ skip:
 
 ;; A += weye when the eye at d is occupied and its target (2d) lies on the
 ;; own half (FLAG_*_HALF `half`).  C = 0 in and out.  Clobbers X.
-;; 7 cycles when the eye is empty (8 when the read crosses a page: d < 0).
+;; 7 cycles when the eye is empty (board+d,y never crosses a page: asm/ram.s).
 .macro EYE d, half
   .local skip, no, done
   ldx a:board+(d),y    ; (a: absolute: ca65 rejects `ldx board+(d),y` for d < 0)
