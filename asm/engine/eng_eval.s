@@ -393,16 +393,19 @@ below:
   jsr eng_eval_basic   ; no per-piece terms: e = base
   jmp eng_eval_compare
 knowledge:            ; a side without rook, horse, cannon and pawn is bare
+  lda counts+KIND_PAWN ; (a side with a pawn is not: the common case first)
+  bne red_not_bare
   lda counts+KIND_ROOK
   ora counts+KIND_HORSE
   ora counts+KIND_CANNON
-  ora counts+KIND_PAWN
   beq bare
+red_not_bare:
+  lda counts+8+KIND_PAWN
+  bne eng_eval_terms   ; no bare side (the next routine)
   lda counts+8+KIND_ROOK
   ora counts+8+KIND_HORSE
   ora counts+8+KIND_CANNON
-  ora counts+8+KIND_PAWN
-  bne eng_eval_terms   ; no bare side (the next routine)
+  bne eng_eval_terms
 bare:
   lda ev_endgame,x     ; the endgame terms when the set has them (eng_endgame.s)
   beq eng_eval_terms
