@@ -176,7 +176,7 @@ abort:                 ; the node cap (COUNT_NODE)
 make:
   tya
   tax
-  jsr eng_make
+  jsr eng_make_q       ; (nothing in the quiescence search reads eng_key)
   jsr eng_legal_check  ; A = $FF illegal, else eng_chk: 1 in check
   bpl legal
   jsr eng_unmake
