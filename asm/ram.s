@@ -226,6 +226,10 @@ s_delta_hi = s_best        ; search: per quiescence ply, stand pat + DELTA_MARGI
 s_nodes:         .res 2                   ; search: nodes searched (output, the UI's progress counter)
 s_lfsr:          .res 2                   ; search: seed (input), then the noise LFSR
 ; ---- end of search ---------------------------------------------------------
+BOARD_LEAD = 2 * SEARCH_PLIES + 4          ; the bytes above, before the board
+.if BOARD_LEAD < 24
+                 .res 24 - BOARD_LEAD      ; shallower levels: the board stays 24 bytes into its page
+.endif
 board:           .res BOARD_SIZE          ; padded 11x14 mailbox, at $0418 (below)
 ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
 eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
@@ -245,10 +249,9 @@ history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
 .assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "the UI and the NMI keep the stack's last 16 bytes"
 .assert >puz_solved = 3 && >(puz_solved + PUZ_SOLVED_BYTES - 1) = 3, error, "reset_handler keeps the solved marks in page 3"
 ; The search's 24 bytes before the board put it at $0418: board+d,y and
-; board+d,x read page $04 alone for every offset d of a move or a test
+; board+d,x read the board's page alone for every offset d of a move or a test
 ; (-24..24: an elephant's two diagonal steps) and every square, so no read
 ; crosses a page (4 cycles, not 5 for a negative d).
-.assert board = $0418, error, "board must start at $0418 (no page crossing in board+d,y for d = -24..24)"
-.assert board + BOARD_SIZE + 24 <= $0500, error, "board+d,y must stay in page $04"
+.assert >(board - 24) = >(board + BOARD_SIZE + 24 - 1), error, "board+d,y must stay in the board's page for d = -24..24"
 .assert piece_sq >= $10, error, "piece_sq-$10,x must be a zero-page operand"
 .assert s_killers = $0100, error, "engine per-ply data must start page 1"
