@@ -226,9 +226,8 @@ s_delta_hi = s_best        ; search: per quiescence ply, stand pat + DELTA_MARGI
 s_nodes:         .res 2                   ; search: nodes searched (output, the UI's progress counter)
 s_lfsr:          .res 2                   ; search: seed (input), then the noise LFSR
 ; ---- end of search ---------------------------------------------------------
-BOARD_LEAD = 2 * SEARCH_PLIES + 4          ; the bytes above, before the board
-.if BOARD_LEAD < 24
-                 .res 24 - BOARD_LEAD      ; shallower levels: the board stays 24 bytes into its page
+.if 2 * SEARCH_PLIES + 4 < 24             ; the bytes above: shallower levels pad them to 24
+board_pad:       .res 24 - (2 * SEARCH_PLIES + 4)  ; search: none at the shipped levels (the board 24 bytes into its page)
 .endif
 board:           .res BOARD_SIZE          ; padded 11x14 mailbox, at $0418 (below)
 ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
