@@ -43,6 +43,7 @@ T_RED_WINS   = 16        ; + winner (0 Red, 1 Black, 2 draw)
 T_CHECKMATE  = 19        ; + result - 1 (GAME_CHECKMATE .. UI_RESULT_RESIGN)
 T_NOTATION   = 26        ; + ui_notation: the title's notation choices
 ; T_SOLVED, T_FAILED (28, 29): global.inc (ui_puzzle.s)
+T_ALL_ZH     = 30        ; the notation item's ALL CHINESE (notation_choice 2)
 PAUSE_ITEMS  = 5
 
 PANEL_ROW_VRAM = NAMETABLE_0 + PANEL_LEFT_COL
@@ -503,11 +504,16 @@ entry = local+15
 
 ;;
 ; Draws the pause menu over panel rows 16-25, the item ui_menu in red (and
-; blanks the rest of the Chinese move list's rows).
+; blanks the rest of the Chinese move list's rows); in Chinese (ui_lang)
+; one 16x16 line an item (zh_menu).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc panel_menu
 item = local+3
-  lda ui_notation       ; the Chinese list's rows between the items
+  lda ui_lang
+  beq :+
+  jsr zh_menu
+  jmp palettes
+: lda ui_notation       ; the Chinese list's rows between the items
   bne :+
   jsr zh_clear_rows
 : lda #0
@@ -518,12 +524,18 @@ item = local+3
   adc #T_RESUME
   tax
   jsr ui_text
-  lda item
-  jsr menu_item_palette
   inc item
   lda item
   cmp #PAUSE_ITEMS
   bne @item
+palettes:
+  lda #PAUSE_ITEMS - 1
+  sta item
+@palette:
+  lda item
+  jsr menu_item_palette
+  dec item
+  bpl @palette
   rts
 .endproc
 
@@ -577,11 +589,16 @@ item = local+3
 
 ;;
 ; The end of the game: who won and why over the river (" RED WINS" /
-; "CHECKMATE" ...), in the winner's colour, and " GAME OVER" in the panel.
+; "CHECKMATE" ..., or in Chinese 红胜 将死 ...: zh_result), in the winner's
+; colour, and " GAME OVER" in the panel.
 ; Reads ui_result and ui_winner.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc panel_result
-  lda ui_winner
+  lda ui_lang
+  beq :+
+  jsr zh_result         ; in Chinese: 红胜 将死 ...
+  jmp @colour
+: lda ui_winner
   clc
   adc #T_RED_WINS
   tax
@@ -591,6 +608,7 @@ item = local+3
   adc #T_CHECKMATE - 1
   tax
   jsr ui_text
+@colour:
   ldy #5
   sty local+12          ; metatile columns 0-9
   ldx ui_winner
@@ -621,8 +639,12 @@ item = local+3
 ; The title's value of the notation item (ui_notation).
 ; Uses local+0..2.  Clobbers A, X, Y.
 .proc title_notation_text
-  lda ui_notation
-  clc
+  jsr notation_choice
+  cmp #2
+  bcc :+
+  ldx #T_ALL_ZH
+  jmp ui_text
+: clc
   adc #T_NOTATION
   tax
   jmp ui_text
@@ -697,18 +719,21 @@ t_chinese:    .byte >NOTATION_VALUE_VRAM, <NOTATION_VALUE_VRAM, 11, "CHINESE    
 t_iccs:       .byte >NOTATION_VALUE_VRAM, <NOTATION_VALUE_VRAM, 11, "ICCS       "
 t_solved:     PANEL_TEXT LEVEL_MROW * 2 + 1, "SOLVED! "
 t_failed:     PANEL_TEXT LEVEL_MROW * 2 + 1, " FAILED "
+t_all_zh:     .byte >NOTATION_VALUE_VRAM, <NOTATION_VALUE_VRAM, 11, "ALL CHINESE"
 
 text_lo:
   .lobytes t_p1_red, t_p1_black, t_p2, t_p2_turn, t_to_move, t_check, t_clock
   .lobytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
   .lobytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
   .lobytes t_repetition, t_sixty, t_resigned, t_limit, t_chinese, t_iccs, t_solved, t_failed
+  .lobytes t_all_zh
 text_hi:
   .hibytes t_p1_red, t_p1_black, t_p2, t_p2_turn, t_to_move, t_check, t_clock
   .hibytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
   .hibytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
   .hibytes t_repetition, t_sixty, t_resigned, t_limit, t_chinese, t_iccs, t_solved, t_failed
-.assert text_hi - text_lo = T_FAILED + 1, error, "text table and T_* ids differ"
+  .hibytes t_all_zh
+.assert text_hi - text_lo = T_ALL_ZH + 1, error, "text table and T_* ids differ"
 .assert T_NOTATION = T_CHECKMATE + UI_RESULT_LIMIT, error, "the notation texts follow the results"
 .assert T_SOLVED = T_NOTATION + 2 && T_FAILED = T_SOLVED + 1, error, "the puzzle texts follow the notation's"
 .assert UI_NOTATION_ZH = 0 && UI_NOTATION_ICCS = 1, error, "t_chinese, t_iccs order"

@@ -436,7 +436,10 @@ to = local+8
 .proc resume
   lda #UI_SCREEN_PLAY
   sta ui_screen
-  jmp panel_moves
+  lda ui_lang
+  beq :+
+  jsr zh_menu_close     ; the Chinese menu's top row
+: jmp panel_moves
 .endproc
 
 ;;
