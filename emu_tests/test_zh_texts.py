@@ -14,11 +14,12 @@ import pytest
 pytest.importorskip("cynes")
 
 from tools.nes.console import A, B, DOWN, LEFT, RIGHT, START, UP  # noqa: E402
-from tools.rom.art import MENU_ROW, PANEL_LEFT_COL, RIVER_MROW, ZH_TEXTS  # noqa: E402
+from tools.rom.art import MENU_ROW, PANEL_LEFT_COL, RIVER_MROW, STATUS_MROW, ZH_TEXTS  # noqa: E402
 from emu_tests.test_game_play import (  # noqa: E402
-    BLACK, GAME_REPETITION, NO_WINNER, NOVICE, SCREEN_BOARD, SCREEN_GAME_OVER, SCREEN_PAUSE,
-    SCREEN_TITLE, TWO_PLAYERS, UI_RESULT_RESIGN, _X, _iccs, check_game_over, choose_and_start,
-    human_move, power_on)
+    BLACK, GAME_REPETITION, HUMAN_RED, NO_WINNER, NOVICE, SCREEN_BOARD, SCREEN_GAME_OVER,
+    SCREEN_PAUSE, SCREEN_TITLE, TWO_PLAYERS, UI_RESULT_RESIGN, _X, _iccs, check_game_over,
+    choose_and_start, computer_reply, human_move, power_on)
+from emu_tests.test_zh_panel import slot_palette  # noqa: E402,F401
 from emu_tests.test_zh_panel import expected, glyph_table, settle_list, shown_moves  # noqa: E402
 from reference_py.fen import START_FEN  # noqa: E402
 from reference_py.notation import format_zh  # noqa: E402
@@ -85,6 +86,16 @@ def result_line(con) -> tuple[str, str]:
     return winner, read_text(con, frame, RESULT_COL + 6, row, n)
 
 
+def status(con) -> str:
+    """The side to move's line (panel rows 10-11): four glyphs, or two in the middle."""
+    settle_list(con)
+    frame = con.step(1)
+    row = 2 * STATUS_MROW
+    if blank(frame, PANEL_LEFT_COL, row, 2):
+        return read_text(con, frame, PANEL_LEFT_COL + 2, row, 2)
+    return read_text(con, frame, PANEL_LEFT_COL, row, 4)
+
+
 def test_language_choice_kept_over_reset(rom_path):
     con = power_on(rom_path)
     assert con.byte("ui_lang") == LANG_EN                           # the default: English
@@ -107,16 +118,19 @@ def test_pause_menu_and_resignation_in_chinese(rom_path):
     choose_and_start(con, TWO_PLAYERS, NOVICE)
     game = Game(START_FEN)
     texts = []
+    assert status(con) == TEXT["red_to_move"]
     for iccs in ("h2e2", "h9g7", "b0c2"):
         move = _iccs(game, iccs)
         texts.append(format_zh(game.pos, move))
         human_move(con, game, move)
+    assert status(con) == TEXT["black_to_move"]
     con.press_until(START, lambda c: c.screen_id() == SCREEN_PAUSE, 120, "Start (pause)")
     assert pause_items(con) == [TEXT[k] for k in ("resume", "takeback", "hint", "resign", "new_game")]
     con.press(B)                                                    # resume: the list comes back
     con.wait_screen(SCREEN_BOARD, 10)
     settle_list(con)
-    assert shown_moves(con) == expected([(t, 0) for t in texts])
+    assert shown_moves(con) == expected([(t, 0) for t in texts])      # three moves: the top slot is blank
+    assert status(con) == TEXT["black_to_move"]
     assert blank(con.step(1), PANEL_LEFT_COL, MENU_ROW - 1, 8, 1)   # the menu's top row is gone
     texts.append(format_zh(game.pos, _iccs(game, "b9c7")))
     human_move(con, game, _iccs(game, "b9c7"))
@@ -144,3 +158,36 @@ def test_repetition_draw_in_chinese(rom_path):
     check_game_over(con, game)
     assert (con.byte("ui_result"), con.byte("ui_winner")) == (GAME_REPETITION, NO_WINNER)
     assert result_line(con) == (TEXT["draw"], TEXT["repetition"])
+
+
+def attr_palette(con, mrow: int, mcol: int) -> int:
+    byte = con.byte("attr_shadow", (mrow // 2) * 8 + mcol // 2)
+    return byte >> (((mrow & 1) * 2 + (mcol & 1)) * 2) & 3
+
+
+def test_side_to_move_and_check_in_chinese(rom_path):
+    """红方走棋 / 黑方走棋 after every ply, 将军 in the checked side's colour
+    (the red pawn leaves file e: the cannon checks over Black's pawn); then
+    against the computer, the line again after its reply (the search blanks
+    its top row for the clock)."""
+    con = power_on(rom_path)
+    choose_chinese(con)
+    choose_and_start(con, TWO_PLAYERS, NOVICE)
+    game = Game(START_FEN)
+    for iccs in ("h2e2", "b9c7", "e3e4", "c7b9", "e4e5", "b9c7", "e5d5"):
+        human_move(con, game, _iccs(game, iccs))
+        if game.pos.in_check(game.pos.side):
+            break
+        side = "black_to_move" if game.pos.side == BLACK else "red_to_move"
+        assert status(con) == TEXT[side], iccs
+    assert game.pos.in_check(game.pos.side) and con.byte("game_check") == 1
+    assert status(con) == TEXT["check"]
+    assert attr_palette(con, STATUS_MROW, PANEL_LEFT_COL // 2 + 1) == 2      # PAL_BLACK
+    con = power_on(rom_path)
+    choose_chinese(con)
+    choose_and_start(con, HUMAN_RED, NOVICE)
+    game = Game(START_FEN)
+    human_move(con, game, _iccs(game, "h2e2"))
+    computer_reply(con, game, NOVICE)
+    con.wait_frames(90)                                             # the piece blinks, then the turn
+    assert status(con) == TEXT["red_to_move"]

@@ -165,10 +165,11 @@ slot   = local+11       ; screen slot: ZH_MOVES-1-k (0 the top one)
   sec
   sbc k
   sta slot
-  lda k
-  cmp game_undo_n
-  bcc @move
-  lda #<zh_blank        ; not recorded: both rows blank
+  jsr zh_shown
+  cmp k
+  beq :+
+  bcs @move
+: lda #<zh_blank        ; not recorded (or in Chinese the top slot): blank
   sta ptr
   lda #>zh_blank
   sta ptr+1
@@ -218,6 +219,23 @@ slot   = local+11       ; screen slot: ZH_MOVES-1-k (0 the top one)
   sta zh_drawn_ply
   rts
 .endproc
+
+;;
+; How many plies the list shows: those recorded, at most ZH_MOVES, or
+; ZH_MOVES - 1 in Chinese (ui_lang: the top slot stays blank and the block
+; of its ply holds the side to move, zh_status).
+; @return A the count
+; Clobbers A.  Keeps X and Y.
+.proc zh_shown
+  lda #ZH_MOVES
+  sec
+  sbc ui_lang
+  cmp game_undo_n
+  bcc :+
+  lda game_undo_n
+: rts
+.endproc
+.assert UI_LANG_EN = 0 && UI_LANG_ZH = 1, error, "zh_shown: ZH_MOVES - ui_lang"
 
 ;;
 ; The block of cells (a fourth of zh_cell_tile) that holds the glyphs of
@@ -503,9 +521,11 @@ cell  = local+11        ; 0-63: slot * 16 + row * 8 + column
   lsr a
   eor #ZH_MOVES - 1
   sta k
-  cmp game_undo_n
-  bcc @glyph
-  lda cell              ; an empty slot: none of its cells (pending: the
+  jsr zh_shown
+  cmp k
+  beq :+
+  bcs @glyph
+: lda cell              ; an empty slot: none of its cells (pending: the
   and #$F0              ; cells from the next slot on)
   eor #$FF
   sec
@@ -655,7 +675,9 @@ ZH_MENU_ITEMS = 5       ; PAUSE_ITEMS (ui_panel.s)
 ; the text's glyphs (two tiles wide each), blanks up to `width` tiles.  The
 ; glyphs' patterns go into the cells first .. first + 4n - 1 of
 ; zh_cell_tile (each glyph's top-left, top-right, bottom-left, bottom-right
-; tile), 3 tiles a queue-full: with NMI on about a frame each, waited for.
+; tile), 3 tiles a queue-full: with NMI on about a frame each, waited for
+; (about 6 frames for 4 glyphs); the rows follow, so the line never shows
+; a cell before its glyph is there.
 ; @param local+0/1 the text (zh_glyphs.s zht_*: count n, glyph numbers)
 ; @param local+2 pad, local+3 width (pad + 2n <= width), local+4 first
 ; @param X, Y VRAM address (high, low) of the top row's first tile
@@ -674,6 +696,48 @@ src   = local+10        ; 2 bytes: zh_tile_pattern's input
 half  = local+12        ; 0 the top row, 2 the bottom one (cell offset)
   stx hi
   sty lo
+  lda first
+  sta cell
+  lda #1
+  sta glyph
+@glyph:
+  ldy #0
+  lda (text),y
+  cmp glyph
+  bcc @rows
+  ldy glyph             ; src = zh_glyph_bits + glyph number * 32
+  lda (text),y
+  ldx #0
+  stx src+1
+  ldx #5
+: asl a
+  rol src+1
+  dex
+  bne :-
+  clc
+  adc #<zh_glyph_bits
+  sta src
+  lda src+1
+  adc #>zh_glyph_bits
+  sta src+1
+  lda #4
+  sta half              ; (now the quadrants left)
+@quadrant:
+  ldy cell
+  lda zh_cell_tile,y
+  jsr zh_tile_pattern
+  lda src
+  clc
+  adc #8
+  sta src
+  bcc :+
+  inc src+1
+: inc cell
+  dec half
+  bne @quadrant
+  inc glyph
+  bne @glyph            ; (always)
+@rows:                  ; then the rows: the cells hold their glyphs
   lda #0
   sta half
 @row:
@@ -728,52 +792,10 @@ half  = local+12        ; 0 the top row, 2 the bottom one (cell offset)
   bcc :+
   inc hi
 : lda half
-  bne @patterns
+  bne @done
   lda #2
   sta half
   bne @row              ; (always)
-@patterns:
-  lda first
-  sta cell
-  lda #1
-  sta glyph
-@glyph:
-  ldy #0
-  lda (text),y
-  cmp glyph
-  bcc @done
-  ldy glyph             ; src = zh_glyph_bits + glyph number * 32
-  lda (text),y
-  ldx #0
-  stx src+1
-  ldx #5
-: asl a
-  rol src+1
-  dex
-  bne :-
-  clc
-  adc #<zh_glyph_bits
-  sta src
-  lda src+1
-  adc #>zh_glyph_bits
-  sta src+1
-  lda #4
-  sta half              ; (now the quadrants left)
-@quadrant:
-  ldy cell
-  lda zh_cell_tile,y
-  jsr zh_tile_pattern
-  lda src
-  clc
-  adc #8
-  sta src
-  bcc :+
-  inc src+1
-: inc cell
-  dec half
-  bne @quadrant
-  inc glyph
-  bne @glyph            ; (always)
 @done:
   rts
 .endproc
@@ -832,11 +854,20 @@ src = local+10
 ;;
 ; The pause menu in Chinese (继续 悔棋 提示 认输 新局) over panel rows
 ; 16-25, one item in each metatile row (its palette: menu_item_palette),
-; in the list's cells 0-39.
-; Uses local+0..13.  Clobbers A, X, Y.
+; in 40 of the list's cells: those that follow the side to move's block
+; (zh_status), round.  The list's rows are blanked first.
+; Uses local+0..15.  Clobbers A, X, Y.
 .proc zh_menu
 item = local+13
+base = local+14         ; the first item's first cell
   jsr zh_release
+  jsr zh_clear_rows
+  lda #ZH_MOVES - 1     ; the status's block, k = 3
+  sta local+3
+  jsr zh_block
+  clc
+  adc #16
+  sta base
   lda #0
   sta item
 @item:
@@ -849,10 +880,12 @@ item = local+13
   sta local+2           ; pad: "  继续  "
   lda #8
   sta local+3
-  txa                   ; cells item * 8
+  txa                   ; cells base + item * 8, round
   asl a
   asl a
   asl a
+  adc base              ; (C = 0)
+  and #ZH_CELLS - 1
   sta local+4
   ldy zh_menu_vram_lo,x
   lda zh_menu_vram_hi,x
@@ -939,6 +972,62 @@ item = local+13
   ldx #>ZH_RESULT_VRAM
   ldy #<ZH_RESULT_VRAM
   jmp zh_line
+.endproc
+
+;;
+; The side to move in Chinese over panel rows 10-11 (STATUS_MROW), in its
+; colour: 红方走棋 / 黑方走棋, or 将军 when it is in check; its glyphs in
+; the block of the ply the list does not show (zh_shown: k = 3, the cells
+; the pause menu and the next ply leave alone).  About 6 frames.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc zh_status
+  lda #ZH_MOVES - 1
+  sta local+3
+  jsr zh_block
+  sta local+4
+  ldx #0                ; pad
+  lda game_check
+  beq :+
+  lda #<zht_check
+  ldy #>zht_check
+  ldx #2
+  bne @text             ; (always)
+: lda eng_side
+  bne :+
+  lda #<zht_red_to_move
+  ldy #>zht_red_to_move
+  bne @text             ; (always: not in page 0)
+: lda #<zht_black_to_move
+  ldy #>zht_black_to_move
+@text:
+  sta local+0
+  sty local+1
+  stx local+2
+  lda #8
+  sta local+3
+  ldx #>(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  ldy #<(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  jsr zh_line
+  lda eng_side
+  clc
+  adc #PAL_RED          ; Red's in red, Black's in black
+  ldx #STATUS_MROW
+  jmp panel_palette
+.endproc
+
+;;
+; Before a search in Chinese: blanks panel row 10 (the tops of the side to
+; move's glyphs; panel_think puts the clock in row 11).
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc zh_think_row
+  lda #<zh_blank
+  sta local+0
+  lda #>zh_blank
+  sta local+1
+  ldx #>(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  ldy #<(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  lda #8
+  jmp put_text
 .endproc
 
 .segment "UI_DATA"

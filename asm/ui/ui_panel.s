@@ -342,7 +342,10 @@ OPENING_ROW = 4         ; the panel's title: tile rows 4-7 (art.py's TITLE_MROW)
 ; Whose turn: " RED" / " BLACK" in its colour, and " TO MOVE" or " CHECK!".
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc panel_status
-  lda eng_side
+  lda ui_lang
+  beq :+
+  jmp zh_status         ; 红方走棋 ...
+: lda eng_side
   beq :+
   lda #PIECE_BLACK
 : jsr draw_side_to_move
@@ -359,7 +362,10 @@ OPENING_ROW = 4         ; the panel's title: tile rows 4-7 (art.py's TITLE_MROW)
 ; turns the spinner sprite beside them.
 ; Uses local+0..2.  Clobbers A, X, Y.
 .proc panel_think
-  ldx #T_CLOCK
+  lda ui_lang
+  beq :+
+  jsr zh_think_row      ; in Chinese: the glyphs' top row blanked
+: ldx #T_CLOCK
   jmp ui_text
 .endproc
 
@@ -596,6 +602,10 @@ palettes:
 .proc panel_result
   lda ui_lang
   beq :+
+  ldx #T_GAME           ; (first: the status's cells take the winner)
+  jsr ui_text
+  ldx #T_OVER
+  jsr ui_text
   jsr zh_result         ; in Chinese: 红胜 将死 ...
   jmp @colour
 : lda ui_winner
