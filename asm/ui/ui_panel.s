@@ -8,6 +8,7 @@
 ;   4-7 the title (art), or the opening's name while the computer plays
 ;       from the book (panel_opening)
 ;   10 " RED    " / " BLACK  "      side to move (draw_side_to_move)
+;   10-11 红方走棋 / 黑方走棋 / 将军   in Chinese (ui_lang: zh_status)
 ;   11 " TO MOVE" / " CHECK! " / " OVER   " /
 ;      "  07 SEC"                   THINK_ROW: while thinking; the NMI writes
 ;                                   the digits, the spinner turns at its left
@@ -19,6 +20,7 @@
 ;   18-25                           ZH_ROW: the last 4 plies in Chinese, two
 ;                                   rows each (panel_zh.s)
 ;   17, 19, ... 25                  MENU_ROW: the pause menu instead
+;   16-25                           in Chinese: 继续 悔棋 ... (zh_menu)
 
 .include "nes.inc"
 .include "global.inc"
@@ -339,7 +341,8 @@ OPENING_ROW = 4         ; the panel's title: tile rows 4-7 (art.py's TITLE_MROW)
 .assert OPENING_ROW = TITLE_MROW * 2, error, "the opening's name covers the panel's title"
 
 ;;
-; Whose turn: " RED" / " BLACK" in its colour, and " TO MOVE" or " CHECK!".
+; Whose turn: " RED" / " BLACK" in its colour, and " TO MOVE" or " CHECK!";
+; in Chinese (ui_lang) 红方走棋 / 黑方走棋 or 将军 (zh_status, about 6 frames).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc panel_status
   lda ui_lang
@@ -357,8 +360,23 @@ OPENING_ROW = 4         ; the panel's title: tile rows 4-7 (art.py's TITLE_MROW)
 .endproc
 
 ;;
+; The panel at a turn: the side to move (panel_status) and the move list
+; (panel_moves).  In Chinese the list first: its rows then leave the block
+; the side to move is written into (zh_status).
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc panel_turn
+  lda ui_lang
+  bne @zh
+  jsr panel_status
+  jmp panel_moves
+@zh:
+  jsr panel_moves
+  jmp panel_status
+.endproc
+
+;;
 ; Before a search: the clock "  00 SEC" under the side to move (instead of
-; " TO MOVE"); the NMI rewrites its two digits while ui_busy is set, and
+; " TO MOVE"; in Chinese row 10 blank above it); the NMI rewrites its two digits while ui_busy is set, and
 ; turns the spinner sprite beside them.
 ; Uses local+0..2.  Clobbers A, X, Y.
 .proc panel_think
