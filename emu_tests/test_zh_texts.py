@@ -19,7 +19,6 @@ from emu_tests.test_game_play import (  # noqa: E402
     BLACK, GAME_REPETITION, HUMAN_RED, NO_WINNER, NOVICE, SCREEN_BOARD, SCREEN_GAME_OVER,
     SCREEN_PAUSE, SCREEN_TITLE, TWO_PLAYERS, UI_RESULT_RESIGN, _X, _iccs, check_game_over,
     choose_and_start, computer_reply, human_move, power_on)
-from emu_tests.test_zh_panel import slot_palette  # noqa: E402,F401
 from emu_tests.test_zh_panel import expected, glyph_table, settle_list, shown_moves  # noqa: E402
 from reference_py.fen import START_FEN  # noqa: E402
 from reference_py.notation import format_zh  # noqa: E402
