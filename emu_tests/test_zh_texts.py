@@ -140,6 +140,7 @@ def test_pause_menu_and_resignation_in_chinese(rom_path):
     con.wait_screen(SCREEN_GAME_OVER, 120)
     assert (con.byte("ui_result"), con.byte("ui_winner")) == (UI_RESULT_RESIGN, BLACK)
     assert result_line(con) == (TEXT["black_wins"], TEXT["resigned"])
+    assert status(con) == TEXT["game_over"]
     assert shown_moves(con) == ["", ""] + texts[-2:]                # the two newest moves stay
     con.reset()                                                     # the choice survives Reset
     con.wait_screen(SCREEN_TITLE, 5)

@@ -917,7 +917,8 @@ base = local+14         ; the first item's first cell
 ; The result in Chinese over the river: the winner (红胜 / 黑胜 / 和棋,
 ; ui_winner) and the reason (将死 困毙 长将 重复 六十回合 认输 限着,
 ; ui_result), written into the blocks of the two oldest moves shown, whose
-; rows are blanked first (the two newest stay).  The list's pending cells
+; rows are blanked first (the two newest stay); and 终局 over panel rows
+; 10-11 in the rest of the winner's block.  The list's pending cells
 ; are written first (zh_panel_finish), so none of them is written later.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc zh_result
@@ -959,6 +960,7 @@ base = local+14         ; the first item's first cell
   ldy #<(ZH_RESULT_VRAM + ZH_WINNER_WIDTH)
   jsr zh_line
   pla                   ; the winner
+  pha
   sta local+4
   ldx ui_winner
   lda zh_winner_lo,x
@@ -971,6 +973,21 @@ base = local+14         ; the first item's first cell
   sta local+3
   ldx #>ZH_RESULT_VRAM
   ldy #<ZH_RESULT_VRAM
+  jsr zh_line
+  pla                   ; 终局: cells 8-15 of the winner's block
+  clc
+  adc #8
+  sta local+4
+  lda #<zht_game_over
+  sta local+0
+  lda #>zht_game_over
+  sta local+1
+  lda #2
+  sta local+2
+  lda #8
+  sta local+3
+  ldx #>(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  ldy #<(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
   jmp zh_line
 .endproc
 

@@ -614,7 +614,7 @@ palettes:
 ;;
 ; The end of the game: who won and why over the river (" RED WINS" /
 ; "CHECKMATE" ..., or in Chinese 红胜 将死 ...: zh_result), in the winner's
-; colour, and " GAME OVER" in the panel.
+; colour, and " GAME OVER" (终局) in the panel.
 ; Reads ui_result and ui_winner.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc panel_result
@@ -624,8 +624,8 @@ palettes:
   jsr ui_text
   ldx #T_OVER
   jsr ui_text
-  jsr zh_result         ; in Chinese: 红胜 将死 ...
-  jmp @colour
+  jsr zh_result         ; in Chinese: 红胜 将死 ..., 终局 in the panel
+  jmp @palettes
 : lda ui_winner
   clc
   adc #T_RED_WINS
@@ -644,13 +644,23 @@ palettes:
   ldx #RIVER_MROW
   ldy #0
   jsr attr_span
-  lda #PAL_BOARD
-  ldx #STATUS_MROW
-  jsr panel_palette
   ldx #T_GAME
   jsr ui_text
   ldx #T_OVER
-  jmp ui_text
+  jsr ui_text
+@status:
+  lda #PAL_BOARD
+  ldx #STATUS_MROW
+  jmp panel_palette
+@palettes:              ; Chinese: the river's palette, then the panel's
+  ldy #5
+  sty local+12
+  ldx ui_winner
+  lda winner_palette,x
+  ldx #RIVER_MROW
+  ldy #0
+  jsr attr_span
+  jmp @status
 .endproc
 
 ;;

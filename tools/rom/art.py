@@ -112,8 +112,8 @@ ZH_TANDEMS = "前中后"
 ZH_RED_PIECES = "帅仕相马车炮兵"
 ZH_BLACK_PIECES = "将士象马车炮卒"
 # The game's texts when the language is Chinese (ui_lang): the pause menu,
-# the winner and the reason of the end, the side to move and check
-# (asm/ui/panel_zh.s), after the move
+# the winner and the reason of the end, the side to move and check, the
+# end of the game (asm/ui/panel_zh.s), after the move
 # list's glyphs; a character already there (将, 六) is not repeated.
 ZH_TEXTS = [
     ("resume", "继续"), ("takeback", "悔棋"), ("hint", "提示"), ("resign", "认输"), ("new_game", "新局"),
@@ -121,6 +121,7 @@ ZH_TEXTS = [
     ("checkmate", "将死"), ("stalemate", "困毙"), ("perpetual", "长将"), ("repetition", "重复"),
     ("sixty", "六十回合"), ("resigned", "认输"), ("limit", "限着"),
     ("red_to_move", "红方走棋"), ("black_to_move", "黑方走棋"), ("check", "将军"),
+    ("game_over", "终局"),
 ]
 _ZH_LIST = ZH_NUMERALS + ZH_DIGITS + ZH_ACTIONS + ZH_TANDEMS + ZH_RED_PIECES + ZH_BLACK_PIECES
 ZH_UI = "".join(dict.fromkeys(ch for _, text in ZH_TEXTS for ch in text if ch not in _ZH_LIST))
