@@ -26,8 +26,8 @@
 ;   engine, page 3  $0386-$03FF   114   122     8   rep_key_hi 68, PV and result 38,
 ;                                                   s_fut_hi 4, perft_leaf 1,
 ;                                                   endgame class and drive 3
-;   engine          $0400-$07FF  1024  1024     0   board 154, move stack 3 x 192,
-;                                                   history 270, search 24
+;   engine          $0400-$07FF  1024  1024     0   search 24, board 154 (at $0418),
+;                                                   move stack 3 x 192, history 270
 ;   total                        2034  2048    14
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
@@ -215,12 +215,6 @@ eg_free:         .res 1    ; eng_eval_endgame: its free squares, counted
 ; UI overlay: between two searches (never across game_think) the board
 ; screen keeps its snapshot of the drawn pieces in history[0..89]
 ; (ui_board.s, drawn[]); eng_search re-initialises history anyway.
-board:           .res BOARD_SIZE          ; padded 11x14 mailbox, page-aligned
-ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
-eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
-ms_to:           .res MOVE_STACK_ENTRIES
-ms_key:          .res MOVE_STACK_ENTRIES  ; ordering keys (search)
-history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
 ; ---- search (eng_search*.s; engine/search.inc) ---------------------------
 s_depth:         .res SEARCH_PLIES        ; search: per main-search ply, the node's depth
 s_best:          .res SEARCH_PLIES        ; search: per main-search ply, the best move's index + 1 (0 = none yet)
@@ -234,6 +228,12 @@ s_delta_hi = s_best        ; search: per quiescence ply, stand pat + DELTA_MARGI
 s_nodes:         .res 2                   ; search: nodes searched (output, the UI's progress counter)
 s_lfsr:          .res 2                   ; search: seed (input), then the noise LFSR
 ; ---- end of search ---------------------------------------------------------
+board:           .res BOARD_SIZE          ; padded 11x14 mailbox, at $0418 (below)
+ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
+eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
+ms_to:           .res MOVE_STACK_ENTRIES
+ms_key:          .res MOVE_STACK_ENTRIES  ; ordering keys (search)
+history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
 ; ==========================================================================
 
 ; The undo entries per ply, for the host (tools/nes: the deepest perft
@@ -247,6 +247,11 @@ s_lfsr:          .res 2                   ; search: seed (input), then the noise
 .assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "the UI and the NMI keep the stack's last 16 bytes"
 .assert >puz_solved = 3 && >(puz_solved + PUZ_SOLVED_BYTES - 1) = 3, error, "reset_handler keeps the solved marks in page 3"
 .assert ui_lang = puz_solved + PUZ_SOLVED_BYTES, error, "reset_handler keeps ui_lang with the solved marks"
-.assert board = $0400, error, "board must start page $04 (no page crossing in board,x)"
+; The search's 24 bytes before the board put it at $0418: board+d,y and
+; board+d,x read page $04 alone for every offset d of a move or a test
+; (-24..24: an elephant's two diagonal steps) and every square, so no read
+; crosses a page (4 cycles, not 5 for a negative d).
+.assert board = $0418, error, "board must start at $0418 (no page crossing in board+d,y for d = -24..24)"
+.assert board + BOARD_SIZE + 24 <= $0500, error, "board+d,y must stay in page $04"
 .assert piece_sq >= $10, error, "piece_sq-$10,x must be a zero-page operand"
 .assert s_killers = $0100, error, "engine per-ply data must start page 1"

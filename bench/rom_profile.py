@@ -57,8 +57,14 @@ BRANCH_OPS = frozenset((0x10, 0x30, 0x50, 0x70, 0x90, 0xB0, 0xD0, 0xF0))   # BPL
 class Profile:
     """Exclusive / inclusive cycles and call counts per routine."""
 
-    def __init__(self, labels: dict[str, int]) -> None:
-        procs = sorted((v, k) for k, v in labels.items() if v >= 0x8000 and "__" not in k)
+    def __init__(self, labels: dict[str, int], label_banks: dict[str, int] | None = None,
+                 banks: frozenset[int] = frozenset((0, 7))) -> None:
+        # A search runs with the engine's bank (0) at $8000 and the fixed bank (7)
+        # above it; the book's banks also lie at $8000, so their labels would
+        # shadow the engine's: keep only the labels of the banks a search runs.
+        label_banks = label_banks or {}
+        procs = sorted((v, k) for k, v in labels.items()
+                       if v >= 0x8000 and "__" not in k and label_banks.get(k, 0) in banks)
         self.starts = [v for v, _ in procs]
         self.names = [k for _, k in procs]
         self.excl: Counter = Counter()
@@ -207,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rs = RomSearch()
     fens = [args.fen] if args.fen else suite_fens()[args.skip:args.skip + args.positions]
-    prof = Profile(rs.link.labels)
+    prof = Profile(rs.link.labels, rs.link.label_banks)
     nodes = 0
     t0 = time.time()
     for i, fen in enumerate(fens):

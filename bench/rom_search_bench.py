@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(row)
         print(row, flush=True)
         if args.profile:
-            prof = Profile(rs.link.labels)
+            prof = Profile(rs.link.labels, rs.link.label_banks)
             for fen in fens[:args.profile]:
                 prof.search(rs, fen, level)
             profiles.append((level, prof))

@@ -11,7 +11,7 @@ from tools.nes.search import RomSearch
 
 def test_counted_branches_cross_a_page():
     rs = RomSearch()
-    prof = Profile(rs.link.labels)
+    prof = Profile(rs.link.labels, rs.link.label_banks)
     for fen in suite_fens()[:2]:
         prof.search(rs, fen, "Easy")
     assert prof.page_cross, "an Easy search takes some branch to another page"

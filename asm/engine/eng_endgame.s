@@ -1,8 +1,8 @@
 ; eng_endgame.s: the endgame terms against a bare side (reference_py/endgame.py).
 ;
 ; A side with no rook, horse, cannon or pawn is bare.  eng_eval_ge tests
-; the counts of both sides (28 cycles when both can still mate, the usual
-; case); when a side is bare and the weight set has the endgame terms it
+; the counts of both sides (12 cycles when both have a pawn, the usual
+; case, 29 when neither has one and neither is bare); when a side is bare and the weight set has the endgame terms it
 ; hands over to eng_eval_endgame: the position's class (eng_bare_calc),
 ; the strong side's drive, the exact evaluation, then the class's shift.
 ;

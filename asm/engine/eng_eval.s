@@ -140,8 +140,8 @@ skip:
 .endmacro
 
 ;; A += wleg when board+d,y holds a piece (not empty, not off the board).
-;; C = 0 in and out.  Clobbers X.  7 cycles when empty (8 when the read
-;; crosses a page: d < 0), 11-12 when blocked.
+;; C = 0 in and out.  Clobbers X.  7 cycles when empty, 11 when blocked
+;; (board+d,y never crosses a page: asm/ram.s).
 .macro LEG d
   .local skip
   ldx a:board+(d),y    ; (a: absolute: ca65 rejects `ldx board+(d),y` for d < 0)
@@ -167,7 +167,7 @@ skip:
 
 ;; A += weye when the eye at d is occupied and its target (2d) lies on the
 ;; own half (FLAG_*_HALF `half`).  C = 0 in and out.  Clobbers X.
-;; 7 cycles when the eye is empty (8 when the read crosses a page: d < 0).
+;; 7 cycles when the eye is empty (board+d,y never crosses a page: asm/ram.s).
 .macro EYE d, half
   .local skip, no, done
   ldx a:board+(d),y    ; (a: absolute: ca65 rejects `ldx board+(d),y` for d < 0)
@@ -185,17 +185,74 @@ no:
 done:
 .endmacro
 
-;; The elephant in `slot` (if on the board): A += weye per blocked eye.
-;; C = 0 in and out.  Clobbers X, Y.  5 cycles for an empty slot, about 35
-;; for an elephant with no eye blocked.
-.macro ELEPHANT_EYES slot, half
+;; A += weye when the eye at d holds a piece (the eye of an elephant on a
+;; rank where the eye is on the board and its target on the own half: no
+;; test of either).  C = 0 in and out.  Clobbers X.  7 cycles when empty,
+;; 9 when blocked.
+.macro EYE_ON d
   .local skip
+  ldx a:board+(d),y    ; (a: absolute: ca65 rejects `ldx board+(d),y` for d < 0)
+  beq skip
+  adc weye
+skip:
+.endmacro
+
+;; The elephant in `slot` (if on the board): A += weye per blocked eye.
+;; An elephant stands on one of its side's 7 squares (fen.py; eng_load
+;; assumes it, as the capture generator does), so its rank says which
+;; eyes count: on its back rank (0 for Red, 9 for Black) the two towards
+;; the river (the other two are off the board); on the river's rank (4 /
+;; 5) the two towards its back rank (the others' targets lie across the
+;; river); on the middle rank (2 / 7) all four (an eye off the board, on
+;; the a- or i-file, reads SQ_OFFBOARD), whose targets all lie on the own
+;; half.  That is EYE's test (occupied, target on the own half) for each
+;; eye, without the half test (EYE keeps it on the middle rank only).  C = 0
+;; in and out.  Clobbers X, Y.  5 cycles for an empty slot; with no eye
+;; blocked 27-30 on the back or river rank (EYE's four tests: 37 / 33) and
+;; 44-50 on the middle rank (33-37), + 2 per blocked eye (EYE_ON), + 9 on
+;; the middle rank (EYE).
+.macro ELEPHANT_EYES slot, half, red
+  .local skip, back, river
   ldy piece_sq+slot
   beq skip
+  .if red
+  cpy #FIRST_SQ + 1 * BOARD_WIDTH
+  bcc back             ; rank 0 (C = 0)
+  cpy #FIRST_SQ + 3 * BOARD_WIDTH
+  bcs river            ; rank 4 (C = 1)
+  EYE DIR_UP+DIR_RIGHT, half      ; rank 2 (C = 0)
+  EYE DIR_UP+DIR_LEFT, half
+  EYE DIR_DOWN+DIR_RIGHT, half
+  EYE DIR_DOWN+DIR_LEFT, half
+  bcc skip             ; always (C = 0)
+back:
+  EYE_ON DIR_UP+DIR_RIGHT
+  EYE_ON DIR_UP+DIR_LEFT
+  bcc skip             ; always
+river:
+  clc
+  EYE_ON DIR_DOWN+DIR_RIGHT
+  EYE_ON DIR_DOWN+DIR_LEFT
+  .else
+  cpy #FIRST_SQ + 9 * BOARD_WIDTH
+  bcs back             ; rank 9 (C = 1)
+  cpy #FIRST_SQ + 6 * BOARD_WIDTH
+  bcc river            ; rank 5 (C = 0)
+  clc                  ; rank 7
   EYE DIR_UP+DIR_RIGHT, half
   EYE DIR_UP+DIR_LEFT, half
   EYE DIR_DOWN+DIR_RIGHT, half
   EYE DIR_DOWN+DIR_LEFT, half
+  bcc skip             ; always (C = 0)
+back:
+  clc
+  EYE_ON DIR_DOWN+DIR_RIGHT
+  EYE_ON DIR_DOWN+DIR_LEFT
+  bcc skip             ; always
+river:
+  EYE_ON DIR_UP+DIR_RIGHT
+  EYE_ON DIR_UP+DIR_LEFT
+  .endif
 skip:
 .endmacro
 
@@ -233,8 +290,9 @@ skip:
 ;; (FLAG_*_HALF `half`): A = W, C = 0.  Uses kq, kf (and ev_cannon's wsum).
 ;; Clobbers X, Y.  About 96 cycles with no horse, elephant, rook or cannon
 ;; on the board; with two of each, nothing blocked and no enemy piece on the
-;; king's file about 220; + 4 per blocked leg, + 9 per blocked eye, +
-;; ev_cannon per enemy cannon on the king's file.
+;; king's file about 200 with the elephants on their back rank (about 230
+;; with both on the middle rank: ELEPHANT_EYES); + 4 per blocked leg, + 2-9
+;; per blocked eye, + ev_cannon per enemy cannon on the king's file.
 .macro WEAKNESS own, enemy, half
   ldy piece_sq+own+SLOT_KING
   sty kq
@@ -247,8 +305,8 @@ skip:
   CANNON_ON_FILE enemy+SLOT_CANNON
   CANNON_ON_FILE enemy+SLOT_CANNON+1
   clc                  ; C = 0 from here: no add carries (W <= WEAKNESS_MAX)
-  ELEPHANT_EYES own+SLOT_ELEPHANT, half
-  ELEPHANT_EYES own+SLOT_ELEPHANT+1, half
+  ELEPHANT_EYES own+SLOT_ELEPHANT, half, own = 0
+  ELEPHANT_EYES own+SLOT_ELEPHANT+1, half, own = 0
   HORSE_LEGS own+SLOT_HORSE
   HORSE_LEGS own+SLOT_HORSE+1
 .endmacro
@@ -335,16 +393,19 @@ below:
   jsr eng_eval_basic   ; no per-piece terms: e = base
   jmp eng_eval_compare
 knowledge:            ; a side without rook, horse, cannon and pawn is bare
+  lda counts+KIND_PAWN ; (a side with a pawn is not: the common case first)
+  bne red_not_bare
   lda counts+KIND_ROOK
   ora counts+KIND_HORSE
   ora counts+KIND_CANNON
-  ora counts+KIND_PAWN
   beq bare
+red_not_bare:
+  lda counts+8+KIND_PAWN
+  bne eng_eval_terms   ; no bare side (the next routine)
   lda counts+8+KIND_ROOK
   ora counts+8+KIND_HORSE
   ora counts+8+KIND_CANNON
-  ora counts+8+KIND_PAWN
-  bne eng_eval_terms   ; no bare side (the next routine)
+  bne eng_eval_terms
 bare:
   lda ev_endgame,x     ; the endgame terms when the set has them (eng_endgame.s)
   beq eng_eval_terms

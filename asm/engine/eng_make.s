@@ -98,31 +98,12 @@ code_tables_end:
 .assert code_kind - code_pk = 32 && code_tables_end - code_kind = 32, error, "code_pk / code_kind: 32 codes each"
 .assert >(code_pk - CODE_BASE) = >(code_tables_end - 1), error, "code_pk-CODE_BASE .. code_kind+31 must lie in one page (no page-crossing cycle): move the tables"
 
-;;
-; Plays move-stack entry X (a pseudo-legal move of the side to move).
-; Input: X = move-stack index; eng_ply < ENG_PLIES.
-; Output: the position after the move; eng_ply + 1; undo_*[old eng_ply]
-;   (undo_check keeps eng_chk, which becomes $FF: not known; undo_score /
-;   undo_key keep eng_score / eng_key for eng_unmake); with a weight set
-;   that has knowledge terms a capture saves eng_mterm in undo_mterm_lo/hi
-;   and recomputes it (eng_mterm_sum, a tail call); a quiet move leaves
-;   it, and so does any move with a set without them (eng_mterm and the
-;   undo_mterm entries then stay 0, as eng_load set them).
-; Uses local+0..11.  Clobbers A, X, Y.
-; Cycles: 276 for a quiet move, 394 for a capture on average, 403 at most
-;   with a set without knowledge terms (middlegames, bench/rom_bench.py;
-;   eng_make_ft 5 fewer; 28 of them save the score and key); with the
-;   knowledge terms a capture adds about 15 for the save and eng_mterm_sum
-;   (379 a call on average in the Master search of bench.rom_profile
-;   --level Master --positions 1): 315 a make on average of its own, 407
-;   with eng_mterm_sum, in bench.rom_profile --level Master --positions 4
-;   --skip 2.
-.proc eng_make
-  ldy ms_to,x
-  lda ms_from,x
-  sty mk_to
-  sta mk_from
-from_to:               ; A = mk_from, Y = mk_to
+;; eng_make's body from the board's save on (A = mk_from, Y = mk_to, both
+;; also in mk_from / mk_to).  key = 1: eng_key is updated; key = 0
+;; (eng_make_q): it is not (it is still saved in undo_key, which eng_unmake
+;; copies back).
+.macro MAKE_BODY key
+  .local capture, done
   ldx eng_ply
   sta undo_from,x
   sty undo_to,x
@@ -153,31 +134,44 @@ from_to:               ; A = mk_from, Y = mk_to
   sty piece_sq-CODE_BASE,x
   lda code_pk-CODE_BASE,x
   tax                  ; X = side*8 + kind
+  .if key
   ROWS_FOR_X zlo, zhi, vlo, vhi
   ; score += V[to] - V[from]; key ^= Z[to] ^ Z[from] ^ side (Y = to)
   SCORE_ADD_C0
   KEY_MOVE_BYTE zlo, mk_from, 0, ZOBRIST_SIDE_LO
   SCORE_SUB
   KEY_MOVE_BYTE zhi, mk_to, 1, ZOBRIST_SIDE_HI
+  .else
+  VROWS_FOR_X vlo, vhi
+  SCORE_ADD_C0         ; score += V[to] - V[from] (Y = to)
+  ldy mk_from
+  SCORE_SUB
+  ldy mk_to
+  .endif
   ; a capture: the victim leaves the lists (Y = to)
   ldx mk_cap
-  bne @capture
+  bne capture
   inc eng_clock
   lda eng_side
   eor #1
   sta eng_side
   inc eng_ply
   rts
-@capture:
+capture:
   lda #0
   sta piece_sq-CODE_BASE,x
   sta eng_clock
   lda code_pk-CODE_BASE,x
   tax                  ; X = (side^1)*8 + kind of the victim
   dec counts,x
+  .if key
   ROWS_FOR_X zlo, zhi, vlo, vhi
   SCORE_SUB
   KEY_XOR
+  .else
+  VROWS_FOR_X vlo, vhi
+  SCORE_SUB
+  .endif
   lda eng_side
   eor #1
   sta eng_side
@@ -187,14 +181,77 @@ from_to:               ; A = mk_from, Y = mk_to
   inc eng_ply
   ldx eng_vset
   lda ev_knowledge,x
-  beq @done
+  beq done
   lda eng_mterm
   sta undo_mterm_lo,y
   lda eng_mterm+1
   sta undo_mterm_hi,y
   jmp eng_mterm_sum    ; X = eng_vset
-@done:
+done:
   rts
+.endmacro
+
+;; VROWS_FOR_X without the Zobrist rows: vlo, vhi = the value rows of the
+;; side*8+kind X in the active set, C = 0.  29 cycles.
+.macro VROWS_FOR_X vlo, vhi
+  lda row_ptr_l,x
+  sta vlo
+  sta vhi
+  lda row_ptr_h,x
+  clc
+  adc #ROW_REGION_PAGES
+  adc eng_vbase
+  sta vlo+1
+  adc #ROW_REGION_PAGES
+  sta vhi+1
+.endmacro
+
+;;
+; Plays move-stack entry X (a pseudo-legal move of the side to move).
+; Input: X = move-stack index; eng_ply < ENG_PLIES.
+; Output: the position after the move; eng_ply + 1; undo_*[old eng_ply]
+;   (undo_check keeps eng_chk, which becomes $FF: not known; undo_score /
+;   undo_key keep eng_score / eng_key for eng_unmake); with a weight set
+;   that has knowledge terms a capture saves eng_mterm in undo_mterm_lo/hi
+;   and recomputes it (eng_mterm_sum, a tail call); a quiet move leaves
+;   it, and so does any move with a set without them (eng_mterm and the
+;   undo_mterm entries then stay 0, as eng_load set them).
+; Uses local+0..11.  Clobbers A, X, Y.
+; Cycles: 276 for a quiet move, 394 for a capture on average, 403 at most
+;   with a set without knowledge terms (middlegames, bench/rom_bench.py;
+;   eng_make_ft 5 fewer; 28 of them save the score and key); with the
+;   knowledge terms a capture adds about 15 for the save and eng_mterm_sum
+;   (379 a call on average in the Master search of bench.rom_profile
+;   --level Master --positions 1): 315 a make on average of its own, 407
+;   with eng_mterm_sum, in bench.rom_profile --level Master --positions 4
+;   --skip 2.
+.proc eng_make
+  ldy ms_to,x
+  lda ms_from,x
+  sty mk_to
+  sta mk_from
+from_to:               ; A = mk_from, Y = mk_to
+  MAKE_BODY 1
+.endproc
+
+;;
+; eng_make without the Zobrist key's update, for the quiescence search,
+; where nothing reads eng_key (no repetition test, no history push): the
+; key is still saved in undo_key and eng_unmake copies it back, so after
+; the unmake of a quiescence move eng_key is right again; in between it is
+; the key of the position where the quiescence search began.
+; Input, output, uses and clobbers: as eng_make, but eng_key is not that
+;   of the new position.
+; Cycles: eng_make's less the key (2 x 21, 22 more for a capture) and the
+;   Zobrist rows' pointers (12 per piece): 296 a call of its own, 502 with
+;   eng_mterm_sum (nearly all captures), in bench.rom_profile --level Master
+;   --positions 4.
+.proc eng_make_q
+  ldy ms_to,x
+  lda ms_from,x
+  sty mk_to
+  sta mk_from
+  MAKE_BODY 0
 .endproc
 
 ;;

@@ -125,6 +125,191 @@ empty:
 skip:
 .endmacro
 
+;; A += d (d = UP: C = 0) or A -= -d (d = DOWN: C = 1), with the carry
+;; kept: a file ray's square stays on the padded board (no carry, no borrow).
+.macro ADD_D d
+  .if d > 0
+  adc #d
+  .else
+  sbc #-(d)
+  .endif
+.endmacro
+
+;; A quiet-mode rook's or cannon's ray along its file (d = UP or DOWN), two
+;; squares per pass: board+d,y and board+2d,y are read with Y fixed and Y
+;; moves by 2d only after both were empty, which saves the tya/adc/tay of
+;; every other square (about 32 cycles per quiet move instead of 37).  The
+;; moves and their order are SLIDE's / CANNON_RAY's; cannon = 1: the ray
+;; goes on behind the first piece (the screen) to a capture.
+.macro FILE_RAY d, own, first, cannon
+  .local loop, stop1, stop2, at_stop, behind, done
+  .if !first
+  ldy gen_from
+  .endif
+  SCAN_PREP d
+loop:
+  lda board+(d),y
+  bne stop1
+  sta ms_key,x         ; KEY_QUIET (A = 0)
+  lda gen_from
+  sta ms_from,x
+  tya
+  ADD_D d
+  sta ms_to,x
+  inx
+  lda board+2*(d),y
+  bne stop2
+  sta ms_key,x         ; KEY_QUIET (A = 0)
+  lda gen_from
+  sta ms_from,x
+  tya
+  ADD_D 2*(d)
+  sta ms_to,x
+  tay
+  inx
+  bne loop             ; always taken (X >= 1)
+  .if cannon
+stop1:                 ; A = the screen (or the board's edge) at Y + d
+  cmp #SQ_OFFBOARD
+  beq done
+  .if d < 0
+  sec                  ; (the cmp left C = 0: right for up, not for down)
+  .endif
+  tya
+  ADD_D d
+  tay
+  .if d > 0
+  bcc at_stop          ; always
+  .else
+  bcs at_stop          ; always
+  .endif
+stop2:                 ; A = the screen (or the edge) at Y + 2d
+  cmp #SQ_OFFBOARD
+  beq done
+  .if d < 0
+  sec
+  .endif
+  tya
+  ADD_D 2*(d)
+  tay
+at_stop:               ; Y = the screen, C as SCAN_PREP d
+  BEHIND_FILE d, own, 0, done
+  .else
+stop1:                 ; A = the first piece (or the edge) at Y + d
+  and #own
+  bne done
+  tya
+  ADD_D d
+  tay
+  .if d > 0
+  bcc at_stop          ; always
+  .else
+  bcs at_stop          ; always
+  .endif
+stop2:                 ; A = the first piece (or the edge) at Y + 2d
+  and #own
+  bne done
+  tya
+  ADD_D 2*(d)
+  tay
+at_stop:               ; Y = an enemy piece: the capture
+  PUSH_Y
+  jsr gk_slide_rook    ; its key
+  .endif
+done:
+.endmacro
+
+;; A cannon's scan along its file (d = UP or DOWN) from its screen on Y
+;; (C as SCAN_PREP d) to the first piece behind it, two squares per pass as
+;; FILE_RAY; an enemy piece there is pushed (cap = 1: checked, ADD_Y) with
+;; its key, else the scan goes to `done`.
+.macro BEHIND_FILE d, own, cap, done
+  .local loop, hit1, hit, push
+loop:
+  lda board+(d),y
+  bne hit1
+  tya
+  ADD_D 2*(d)
+  tay
+  lda board,y
+  beq loop
+hit:                   ; A = the piece (or the edge) at Y
+  and #own
+  bne done
+  beq push             ; always
+hit1:                  ; A = the piece (or the edge) at Y + d
+  and #own
+  bne done
+  tya
+  ADD_D d
+  tay
+push:
+  .if cap
+  ADD_Y
+  .else
+  PUSH_Y
+  .endif
+  jsr gk_slide_cannon  ; its key
+.endmacro
+
+;; A captures-mode rook's or cannon's ray along its file (d = UP or DOWN):
+;; the scan to the first piece (for a cannon, the screen, then the one behind
+;; it: BEHIND_FILE) reads board+d,y and board+2d,y with Y fixed and moves Y
+;; by 2d only after both were empty (9.5 cycles per empty square instead of
+;; 13).  The captures and their order are SLIDE's / CANNON_RAY's.
+.macro CAP_FILE_RAY d, own, first, cannon
+  .local loop, stop1, at_stop, done
+  .if !first
+  ldy gen_from
+  .endif
+  SCAN_PREP d
+loop:
+  lda board+(d),y
+  bne stop1
+  tya
+  ADD_D 2*(d)
+  tay
+  lda board,y
+  beq loop
+  .if cannon           ; A = the screen (or the edge) at Y
+  cmp #SQ_OFFBOARD
+  beq done
+  .if d < 0
+  sec                  ; (the cmp left C = 0: right for up, not for down)
+  .endif
+  .if d > 0
+  bcc at_stop          ; always
+  .else
+  bcs at_stop          ; always
+  .endif
+stop1:                 ; A = the screen (or the edge) at Y + d
+  cmp #SQ_OFFBOARD
+  beq done
+  .if d < 0
+  sec
+  .endif
+  tya
+  ADD_D d
+  tay
+at_stop:               ; Y = the screen, C as SCAN_PREP d
+  BEHIND_FILE d, own, 1, done
+  .else                ; A = the first piece (or the edge) at Y
+  and #own
+  bne done
+  beq at_stop          ; always
+stop1:                 ; A = the first piece (or the edge) at Y + d
+  and #own
+  bne done
+  tya
+  ADD_D d
+  tay
+at_stop:               ; Y = an enemy piece: the capture
+  ADD_Y
+  jsr gk_slide_rook    ; its key
+  .endif
+done:
+.endmacro
+
 ;; rook ray: quiet moves nearest first, then the capture.  `first`: Y is
 ;; already gen_from (the first ray).
 .macro SLIDE d, own, cap, first
@@ -313,8 +498,13 @@ skip:
 ;; quiet mode: `slow` is the entry taken when SLIDER_MOVES may not fit.
 .macro GEN_ROOK own, cap, slow
   SLIDER_ENTRY cap, slow
-  SLIDE ::UP, own, cap, 1
-  SLIDE ::DOWN, own, cap, 0
+  .if cap
+  CAP_FILE_RAY ::UP, own, 1, 0
+  CAP_FILE_RAY ::DOWN, own, 0, 0
+  .else
+  FILE_RAY ::UP, own, 1, 0
+  FILE_RAY ::DOWN, own, 0, 0
+  .endif
   SLIDE ::LEFT, own, cap, 0
   SLIDE ::RIGHT, own, cap, 0
   rts
@@ -322,8 +512,13 @@ skip:
 
 .macro GEN_CANNON own, cap, slow
   SLIDER_ENTRY cap, slow
-  CANNON_RAY ::UP, own, cap, 1
-  CANNON_RAY ::DOWN, own, cap, 0
+  .if cap
+  CAP_FILE_RAY ::UP, own, 1, 1
+  CAP_FILE_RAY ::DOWN, own, 0, 1
+  .else
+  FILE_RAY ::UP, own, 1, 1
+  FILE_RAY ::DOWN, own, 0, 1
+  .endif
   CANNON_RAY ::LEFT, own, cap, 0
   CANNON_RAY ::RIGHT, own, cap, 0
   rts

@@ -53,9 +53,12 @@ rep_mask:
 ; Uses local+0..7 (at the move limit local+0..13).  Clobbers A, X, Y.
 ; The repetition scan compares keys[n - k] with keys[n] for k = 4, 6, ..
 ; up to min(clock, n), walking Y = n - k down by 2 (about 21 cycles a step).
-; Cycles: 34 per call on average (bench.rom_profile, Hard); at the move
+; Cycles: 16 with the jsr when the clock is below 4 (a capture in the
+;   last 3 plies), 35 per call on average with the jsr (bench.rom_profile
+;   --level Master --positions 4); at the move
 ;   limit the scan (rep, as a subroutine) and at_limit's eng_gen and one
 ;   make / legality test / unmake per move up to the first legal one.
+.assert DRAW_PLIES >= 4, error, "draw_score's first test: clock < 4 is below the move limit"
 .proc draw_score
 k    = local+0         ; plies back to the repeated position
 n    = local+1         ; ring index of the current position (s_rep_top)
@@ -66,6 +69,8 @@ klo  = local+5         ; keys[n]
 khi  = local+6
 ylast = local+7        ; the last Y to compare (n - min(clock, n)) + 2
   lda eng_clock
+  cmp #4
+  bcc none             ; k >= 4 > clock: no repetition, far below the limit
   cmp #DRAW_PLIES
   bcs limit            ; (the common case falls through)
 rep:                   ; A = clock (also a subroutine: move_limit calls it)

@@ -350,13 +350,13 @@ fut_make:              ; a king move, an illegal move or a check: made and
   lda s_cur,x
   tax
   jsr eng_make
-  jsr eng_is_legal
-  bcs unmake_next
+  jsr eng_legal_check  ; A = $FF illegal, else eng_chk
+  bmi unmake_next
+  tay
   ldx eng_ply
   COUNT_LEGAL {s_flags-1,x}
-  jsr eng_gives_check
-  bcc unmake_next      ; no check: pruned
-  ldx eng_ply
+  tya
+  beq unmake_next      ; no check: pruned
   lda s_flags-1,x
   ora #S_F_CCHECK
   sta s_flags-1,x
@@ -366,8 +366,8 @@ make:
   tya
   tax
   jsr eng_make
-  jsr eng_is_legal
-  bcc legal
+  jsr eng_legal_check  ; A = $FF illegal, else eng_chk (Z: no check)
+  bpl legal
 unmake_next:
   jsr eng_unmake
   jmp next
@@ -393,15 +393,14 @@ abort:                 ; the node cap (COUNT_NODE)
   jsr eng_unmake
   RV_ZERO
   rts
-legal:
+legal:                 ; A = eng_chk: 1 when the move gives check
   ldx eng_ply
-  COUNT_LEGAL {s_flags-1,x}
-  jsr eng_gives_check  ; = eng_in_check(eng_side), from `from` and `to`
-  ldx eng_ply
-  bcc count            ; (futility was decided before the make: fut_make)
+  tay
+  beq :+               ; (futility was decided before the make: fut_make)
   lda s_flags-1,x
   ora #S_F_CCHECK
   sta s_flags-1,x
+: COUNT_LEGAL {s_flags-1,x}
 count:
   COUNT_NODE abort
   ; push_history (reference): s_rep_top + 1, its key, and whether the

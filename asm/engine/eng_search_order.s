@@ -42,11 +42,9 @@ new_piece:             ; A = the from square of entry X, a new piece
   tay
   lda board,y
   tay
-  lda code_kind-CODE_BASE,y
-  tay
-  lda hist_row_lo,y
+  lda hist_code_lo-CODE_BASE,y
   sta hist_row
-  lda hist_row_hi,y
+  lda hist_code_hi-CODE_BASE,y
   sta hist_row+1
   ; ---- fast copy: history keys
 same:
@@ -80,11 +78,9 @@ s_piece:               ; A = lastf
   tay
   lda board,y
   tay
-  lda code_kind-CODE_BASE,y
-  tay
-  lda hist_row_lo,y
+  lda hist_code_lo-CODE_BASE,y
   sta hist_row
-  lda hist_row_hi,y
+  lda hist_code_hi-CODE_BASE,y
   sta hist_row+1
 s_same:
   ldy ms_to,x
@@ -145,13 +141,35 @@ s_scored:
 .assert KEY_CAPTURE = $80, error, "NEXT_PICK and score_moves tell captures from quiet keys by bit 7"
 
 .segment "ENGINE_DATA"
-; history row per piece kind: rook 0, cannon 90, the others 180
-hist_row_lo:
-  .byte <(history+180), <(history+180), <(history+180), <(history+180)
-  .byte <(history+180), <(history+0), <(history+90), <(history+180)
-hist_row_hi:
-  .byte >(history+180), >(history+180), >(history+180), >(history+180)
-  .byte >(history+180), >(history+0), >(history+90), >(history+180)
+; The history row of a piece by its code (the square's content, $10-$2F:
+; hist_code_lo-CODE_BASE,y): rook 0, cannon 90, the others 180 (the kind is
+; a constant of the slot, as code_kind's).  The 16 bytes before each table
+; and the table lie in one page, so an indexed read costs 4 cycles.
+.macro HIST_ROWS part
+  .repeat 2
+  .repeat SLOTS_KING + SLOTS_ADVISOR + SLOTS_ELEPHANT + SLOTS_HORSE
+  .byte part(history+180)
+  .endrepeat
+  .repeat SLOTS_ROOK
+  .byte part(history+0)
+  .endrepeat
+  .repeat SLOTS_CANNON
+  .byte part(history+90)
+  .endrepeat
+  .repeat SLOTS_PAWN
+  .byte part(history+180)
+  .endrepeat
+  .endrepeat
+.endmacro
+.assert SLOT_HORSE + SLOTS_HORSE = SLOT_ROOK && SLOT_ROOK + SLOTS_ROOK = SLOT_CANNON && SLOT_CANNON + SLOTS_CANNON = SLOT_PAWN, error, "hist_code_lo/hi assume the slots in kind order"
+  .align 128            ; (with the 16 bytes below: 80 bytes never cross a page)
+  .res CODE_BASE, 0     ; hist_code_lo-CODE_BASE .. hist_code_hi+31 in one page
+hist_code_lo:
+  HIST_ROWS <
+hist_code_hi:
+  HIST_ROWS >
+.assert hist_code_hi - hist_code_lo = 32, error, "hist_code_lo: 32 codes"
+.assert >(hist_code_lo - CODE_BASE) = >(hist_code_hi + 31), error, "hist_code_lo-CODE_BASE .. hist_code_hi+31 must lie in one page"
 
 .segment "ENGINE_CODE"
 
@@ -292,10 +310,11 @@ swap_tmp = local+2     ; a byte of entry Y on its way to entry X
 ; Output: pick_best = the first entry of i..end-1 with the highest key,
 ;   A = its key, Y = i.
 ; Uses local+0..13.  Clobbers X.
-; Cycles: about 48 per move in the fast copy, about 45 more per run of one
-;   piece, more for a piece that can make a killer; about 110 per call
-;   besides (key_setup); 1,364 per call on average, at 18% of the lists
-;   (bench.rom_profile, Master, 3 positions).
+; Cycles: about 45 per move in the fast copy, about 39 more per run of one
+;   piece (hist_code_lo/hi), more for a piece that can make a killer; about
+;   110 per call besides (key_setup); 1,374 per call on average with
+;   key_setup, at 19% of the lists (bench.rom_profile --level Master
+;   --positions 4).
 .proc score_quiets
 best_key1 = local+1    ; the best key so far + 1 (keys here are at most 127)
 hist_row = local+2     ; 2 bytes: the history row of the piece being keyed
@@ -442,11 +461,9 @@ hist:
   ldx ms_from,y
   lda board,x
   tax
-  lda code_kind-CODE_BASE,x
-  tax
-  lda hist_row_lo,x
+  lda hist_code_lo-CODE_BASE,x
   sta hist_row
-  lda hist_row_hi,x
+  lda hist_code_hi-CODE_BASE,x
   sta hist_row+1
   ldx ms_to,y
   lda eng_side

@@ -176,9 +176,9 @@ abort:                 ; the node cap (COUNT_NODE)
 make:
   tya
   tax
-  jsr eng_make
-  jsr eng_is_legal
-  bcc legal
+  jsr eng_make_q       ; (nothing in the quiescence search reads eng_key)
+  jsr eng_legal_check  ; A = $FF illegal, else eng_chk: 1 in check
+  bpl legal
   jsr eng_unmake
   jmp next
 legal:
@@ -187,10 +187,10 @@ legal:
   ora #1
   sta s_flags-1,x
   COUNT_NODE abort
-  jsr eng_gives_check  ; = eng_in_check(eng_side), from `from` and `to`
+  lda eng_chk
+  lsr a                ; C = in check (eng_legal_check, before the count)
   lda #0
   ror a                ; C -> bit 7: S_F_CHECK
-  ldx eng_ply
   sta s_flags,x
   lda s_alpha_lo-2,x   ; child alpha = -beta = alpha of the grandparent
   sta s_alpha_lo,x
