@@ -5,7 +5,7 @@
 ;   ENGINE_STACK_FLOOR   tools/nes: the py65 driver faults a push below it
 ;   GAME_*               tools/nes/game.py: game_outcome's results
 ;   UI_SCREEN_*, UI_THINK_*, UI_HUMAN_*, UI_RESULT_RESIGN, KEEP_CHECK,
-;   UI_VIEW_*, KEEP_VIEW_TURN, PAL_MARK, UI_NOTATION_*, KEEP_ICCS
+;   UI_VIEW_*, KEEP_VIEW_TURN, PAL_MARK, UI_NOTATION_*, KEEP_ICCS, UI_LANG_*
 ;                        tools/nes/console.py, tools/nes/player.py and the
 ;                        cynes game tests: the UI's state in RAM
 ;   UI_RESULT_LIMIT, PUZ_COUNT, PUZ_FIRST_ROW
@@ -23,4 +23,4 @@
 .export UI_HUMAN_RED, UI_HUMAN_BLACK, UI_RESULT_RESIGN
 .export KEEP_CHECK, KEEP_VIEW_TURN
 .export UI_VIEW_FIXED, UI_VIEW_TURN, PAL_MARK
-.export UI_NOTATION_ZH, UI_NOTATION_ICCS, KEEP_ICCS
+.export UI_NOTATION_ZH, UI_NOTATION_ICCS, KEEP_ICCS, UI_LANG_EN, UI_LANG_ZH

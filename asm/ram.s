@@ -19,15 +19,16 @@
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
-;   UI BSS          $0300-$0384   133   133     0   vram_queue 64 + 1, attr_shadow 64,
+;   UI BSS          $0300-$0385   134   134     0   vram_queue 64 + 1, attr_shadow 64,
 ;                                                   puzzles 4 (solved marks 3, kept
-;                                                   over a soft reset; the puzzle played)
-;   engine, page 3  $0385-$03FF   114   123     9   rep_key_hi 68, PV and result 38,
+;                                                   over a soft reset; the puzzle played),
+;                                                   language 1 (kept with the marks)
+;   engine, page 3  $0386-$03FF   114   122     8   rep_key_hi 68, PV and result 38,
 ;                                                   s_fut_hi 4, perft_leaf 1,
 ;                                                   endgame class and drive 3
 ;   engine          $0400-$07FF  1024  1024     0   search 24, board 154 (at $0418),
 ;                                                   move stack 3 x 192, history 270
-;   total                        2033  2048    15
+;   total                        2034  2048    14
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
@@ -187,6 +188,7 @@ vram_queue_len:  .res 1    ; index of the terminating 0 in vram_queue
 attr_shadow:     .res 64   ; what the attribute table at $23C0 holds
 ; ---- puzzles (asm/ui/ui_puzzle.s, asm/puzzles/puzzles.s)
 puz_solved:      .res PUZ_SOLVED_BYTES  ; puzzles solved since power-on, bit i & 7 of byte i >> 3; the reset handler keeps them (keep_check)
+ui_lang:         .res 1    ; UI_LANG_EN or UI_LANG_ZH (the title's NOTATION item); kept like puz_solved (keep_check)
 puz_cur:         .res 1    ; the puzzle being played, its number (index + 1); 0: a game from the opening
 
 .segment "ENGINE_LO"
@@ -247,6 +249,7 @@ history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
 .assert stack_floor = STACK_FLOOR, error, "the stack must be $01C0-$01FF"
 .assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "the UI and the NMI keep the stack's last 16 bytes"
 .assert >puz_solved = 3 && >(puz_solved + PUZ_SOLVED_BYTES - 1) = 3, error, "reset_handler keeps the solved marks in page 3"
+.assert ui_lang = puz_solved + PUZ_SOLVED_BYTES, error, "reset_handler keeps ui_lang with the solved marks"
 ; The search's 24 bytes before the board put it at $0418: board+d,y and
 ; board+d,x read the board's page alone for every offset d of a move or a test
 ; (-24..24: an elephant's two diagonal steps) and every square, so no read

@@ -192,8 +192,10 @@ def test_iccs_when_chosen_and_kept_over_reset(rom_path):
     assert con.screen_id() == SCREEN_TITLE and con.byte("ui_notation") == NOTATION_ICCS
     con.press(DOWN)
     con.press(DOWN)
-    con.press(RIGHT)
+    con.press(RIGHT)                                         # ICCS -> ALL CHINESE (test_zh_texts.py)
     assert con.byte("ui_notation") == NOTATION_ZH
+    con.press(RIGHT)                                         # -> CHINESE -> ICCS
+    assert con.byte("ui_notation") == NOTATION_ZH and con.byte("ui_lang") == 0
     con.press(RIGHT)
     assert con.byte("ui_notation") == NOTATION_ICCS
     con.press(UP)

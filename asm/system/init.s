@@ -53,6 +53,7 @@
   .repeat ::PUZ_SOLVED_BYTES, i
   eor puz_solved+i
   .endrepeat
+  eor ui_lang
   cmp keep_check
   bne @fresh
   lda keep_settings
@@ -70,10 +71,10 @@
   sta $0700,x
   inx
   bne @clear_ram
-@clear_page3:           ; page 3 but the solved puzzles (puz_solved)
+@clear_page3:           ; page 3 but the solved puzzles (puz_solved) and ui_lang
   cpx #<puz_solved
   bcc @zero
-  cpx #<(puz_solved + PUZ_SOLVED_BYTES)
+  cpx #<(puz_solved + PUZ_SOLVED_BYTES + 1)
   bcc @keep
 @zero:
   sta $0300,x
@@ -83,7 +84,7 @@
   sty keep_settings     ; for settings_load (the signature is cleared)
   cpy #0
   bne @kept
-  ldx #PUZ_SOLVED_BYTES - 1  ; power-on: no puzzle solved
+  ldx #PUZ_SOLVED_BYTES  ; power-on: no puzzle solved, English (ui_lang follows puz_solved)
 @no_puzzle:
   sta puz_solved,x
   dex

@@ -165,10 +165,11 @@ slot   = local+11       ; screen slot: ZH_MOVES-1-k (0 the top one)
   sec
   sbc k
   sta slot
-  lda k
-  cmp game_undo_n
-  bcc @move
-  lda #<zh_blank        ; not recorded: both rows blank
+  jsr zh_shown
+  cmp k
+  beq :+
+  bcs @move
+: lda #<zh_blank        ; not recorded (or in Chinese the top slot): blank
   sta ptr
   lda #>zh_blank
   sta ptr+1
@@ -218,6 +219,23 @@ slot   = local+11       ; screen slot: ZH_MOVES-1-k (0 the top one)
   sta zh_drawn_ply
   rts
 .endproc
+
+;;
+; How many plies the list shows: those recorded, at most ZH_MOVES, or
+; ZH_MOVES - 1 in Chinese (ui_lang: the top slot stays blank and the block
+; of its ply holds the side to move, zh_status).
+; @return A the count
+; Clobbers A.  Keeps X and Y.
+.proc zh_shown
+  lda #ZH_MOVES
+  sec
+  sbc ui_lang
+  cmp game_undo_n
+  bcc :+
+  lda game_undo_n
+: rts
+.endproc
+.assert UI_LANG_EN = 0 && UI_LANG_ZH = 1, error, "zh_shown: ZH_MOVES - ui_lang"
 
 ;;
 ; The block of cells (a fourth of zh_cell_tile) that holds the glyphs of
@@ -503,9 +521,11 @@ cell  = local+11        ; 0-63: slot * 16 + row * 8 + column
   lsr a
   eor #ZH_MOVES - 1
   sta k
-  cmp game_undo_n
-  bcc @glyph
-  lda cell              ; an empty slot: none of its cells (pending: the
+  jsr zh_shown
+  cmp k
+  beq :+
+  bcs @glyph
+: lda cell              ; an empty slot: none of its cells (pending: the
   and #$F0              ; cells from the next slot on)
   eor #$FF
   sec
@@ -633,3 +653,420 @@ zh_pair_clear:          ; zh_tandem: keeps the other entries' bits
   .byte $FC, $F3, $CF, $3F
 zh_blank:
   .byte "                "
+
+; ---- the game's texts in Chinese (ui_lang = UI_LANG_ZH) -------------------
+; The pause menu and the result borrow the list's cells (zh_cell_tile): the
+; menu covers the whole list, so it takes cells 0-39 and the list is written
+; again, all of it, when it comes back (zh_release); the result takes the
+; blocks of the two oldest moves shown, whose rows it blanks, so the two
+; newest stay.
+
+.segment "UI_CODE"
+
+ZH_MENU_VRAM = NAMETABLE_0 + (MENU_ROW - 1) * 32 + PANEL_LEFT_COL
+ZH_RESULT_VRAM = NAMETABLE_0 + RIVER_MROW * 64 + 3  ; ui_panel.s RESULT_VRAM
+ZH_WINNER_WIDTH = 6     ; " 红胜 " (tiles), then the reason: "将死     "
+ZH_REASON_WIDTH = 9     ;   or "六十回合 "
+ZH_MENU_ITEMS = 5       ; PAUSE_ITEMS (ui_panel.s)
+.assert (MENU_ROW & 1) = 1, error, "an item of the Chinese menu is one metatile row"
+
+;;
+; Queues one line of 16x16 glyphs over two tile rows: `pad` blank tiles,
+; the text's glyphs (two tiles wide each), blanks up to `width` tiles.  The
+; glyphs' patterns go into the cells first .. first + 4n - 1 of
+; zh_cell_tile (each glyph's top-left, top-right, bottom-left, bottom-right
+; tile), 3 tiles a queue-full: with NMI on about a frame each, waited for
+; (about 6 frames for 4 glyphs); the rows follow, so the line never shows
+; a cell before its glyph is there.
+; @param local+0/1 the text (zh_glyphs.s zht_*: count n, glyph numbers)
+; @param local+2 pad, local+3 width (pad + 2n <= width), local+4 first
+; @param X, Y VRAM address (high, low) of the top row's first tile
+; Uses local+0..12.  Clobbers A, X, Y.
+.proc zh_line
+text  = local+0
+pad   = local+2
+width = local+3
+first = local+4
+hi    = local+5         ; the row's VRAM address
+lo    = local+6
+col   = local+7         ; tiles of the row so far
+cell  = local+8
+glyph = local+9         ; 1 .. n: the text's glyph
+src   = local+10        ; 2 bytes: zh_tile_pattern's input
+half  = local+12        ; 0 the top row, 2 the bottom one (cell offset)
+  stx hi
+  sty lo
+  lda first
+  sta cell
+  lda #1
+  sta glyph
+@glyph:
+  ldy #0
+  lda (text),y
+  cmp glyph
+  bcc @rows
+  ldy glyph             ; src = zh_glyph_bits + glyph number * 32
+  lda (text),y
+  ldx #0
+  stx src+1
+  ldx #5
+: asl a
+  rol src+1
+  dex
+  bne :-
+  clc
+  adc #<zh_glyph_bits
+  sta src
+  lda src+1
+  adc #>zh_glyph_bits
+  sta src+1
+  lda #4
+  sta half              ; (now the quadrants left)
+@quadrant:
+  ldy cell
+  lda zh_cell_tile,y
+  jsr zh_tile_pattern
+  lda src
+  clc
+  adc #8
+  sta src
+  bcc :+
+  inc src+1
+: inc cell
+  dec half
+  bne @quadrant
+  inc glyph
+  bne @glyph            ; (always)
+@rows:                  ; then the rows: the cells hold their glyphs
+  lda #0
+  sta half
+@row:
+  lda width
+  ldx hi
+  ldy lo
+  jsr vram_queue_begin
+  lda #0
+  sta col
+  lda #1
+  sta glyph
+  lda first
+  clc
+  adc half
+  sta cell
+@tile:
+  lda col
+  cmp pad
+  bcc @blank
+  ldy #0
+  lda (text),y          ; past the text: blank
+  cmp glyph
+  bcc @blank
+  ldy cell
+  lda zh_cell_tile,y
+  sta vram_queue,x
+  inx
+  lda zh_cell_tile+1,y
+  sta vram_queue,x
+  inx
+  inc col
+  tya
+  clc
+  adc #4
+  sta cell
+  inc glyph
+  bne @next             ; (always)
+@blank:
+  lda #' '
+  sta vram_queue,x
+  inx
+@next:
+  inc col
+  lda col
+  cmp width
+  bcc @tile
+  jsr vram_queue_end
+  lda lo                ; the bottom row
+  clc
+  adc #32
+  sta lo
+  bcc :+
+  inc hi
+: lda half
+  bne @done
+  lda #2
+  sta half
+  bne @row              ; (always)
+@done:
+  rts
+.endproc
+
+;;
+; Queues one tile's pattern from 8 bytes of a glyph's plane (both bit
+; planes: the ink is colour 3), waiting for room in the VRAM queue.
+; @param A the tile (pattern table $0000); local+10/11 the 8 bytes
+; Clobbers A, X, Y.
+.proc zh_tile_pattern
+src = local+10
+  pha                   ; VRAM tile * 16
+  lsr a
+  lsr a
+  lsr a
+  lsr a
+  tax
+  pla
+  asl a
+  asl a
+  asl a
+  asl a
+  tay
+  lda #16
+  jsr vram_queue_begin
+  ldy #0
+@byte:
+  lda (src),y
+  sta vram_queue,x      ; plane 0
+  sta vram_queue+8,x    ; plane 1
+  inx
+  iny
+  cpy #8
+  bne @byte
+  txa
+  clc
+  adc #8
+  tax
+  jmp vram_queue_end
+.endproc
+
+;;
+; Takes the list's cells for another text: no cell is written for the list
+; any more (zh_pending), and the next panel_moves_zh writes all of them
+; again (zh_drawn_ply made different from game_ply by more than one ply).
+; Clobbers A.
+.proc zh_release
+  lda #0
+  sta zh_pending
+  lda game_ply
+  eor #$80
+  sta zh_drawn_ply
+  rts
+.endproc
+
+;;
+; The pause menu in Chinese (继续 悔棋 提示 认输 新局) over panel rows
+; 16-25, one item in each metatile row (its palette: menu_item_palette),
+; in 40 of the list's cells: those that follow the side to move's block
+; (zh_status), round.  The list's rows are blanked first.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc zh_menu
+item = local+13
+base = local+14         ; the first item's first cell
+  jsr zh_release
+  jsr zh_clear_rows
+  lda #ZH_MOVES - 1     ; the status's block, k = 3
+  sta local+3
+  jsr zh_block
+  clc
+  adc #16
+  sta base
+  lda #0
+  sta item
+@item:
+  ldx item
+  lda zh_menu_lo,x
+  sta local+0
+  lda zh_menu_hi,x
+  sta local+1
+  lda #2
+  sta local+2           ; pad: "  继续  "
+  lda #8
+  sta local+3
+  txa                   ; cells base + item * 8, round
+  asl a
+  asl a
+  asl a
+  adc base              ; (C = 0)
+  and #ZH_CELLS - 1
+  sta local+4
+  ldy zh_menu_vram_lo,x
+  lda zh_menu_vram_hi,x
+  tax
+  jsr zh_line
+  inc item
+  lda item
+  cmp #ZH_MENU_ITEMS
+  bne @item
+  rts
+.endproc
+
+;;
+; Closes the Chinese pause menu: blanks panel row 16 (the tops of its first
+; item; panel_moves redraws rows 17-25).
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc zh_menu_close
+  lda #<zh_blank
+  sta local+0
+  lda #>zh_blank
+  sta local+1
+  ldx #>ZH_MENU_VRAM
+  ldy #<ZH_MENU_VRAM
+  lda #8
+  jmp put_text
+.endproc
+
+;;
+; The result in Chinese over the river: the winner (红胜 / 黑胜 / 和棋,
+; ui_winner) and the reason (将死 困毙 长将 重复 六十回合 认输 限着,
+; ui_result), written into the blocks of the two oldest moves shown, whose
+; rows are blanked first (the two newest stay); and 终局 over panel rows
+; 10-11 in the rest of the winner's block.  The list's pending cells
+; are written first (zh_panel_finish), so none of them is written later.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc zh_result
+  jsr zh_panel_finish
+  lda #3                ; the oldest slot's block (k = 3): the winner
+  sta local+3
+  jsr zh_block
+  pha
+  dec local+3           ; the next (k = 2): the reason
+  jsr zh_block
+  pha
+  jsr zh_release
+  lda #<zh_blank        ; blank slots 0 and 1
+  sta local+0
+  lda #>zh_blank
+  sta local+1
+  lda #0
+  sta local+11
+  jsr zh_put_rows
+  lda #<zh_blank
+  sta local+0
+  lda #>zh_blank
+  sta local+1
+  lda #1
+  sta local+11
+  jsr zh_put_rows
+  pla                   ; the reason
+  sta local+4
+  ldx ui_result
+  lda zh_reason_lo-1,x
+  sta local+0
+  lda zh_reason_hi-1,x
+  sta local+1
+  lda #0
+  sta local+2
+  lda #ZH_REASON_WIDTH
+  sta local+3
+  ldx #>(ZH_RESULT_VRAM + ZH_WINNER_WIDTH)
+  ldy #<(ZH_RESULT_VRAM + ZH_WINNER_WIDTH)
+  jsr zh_line
+  pla                   ; the winner
+  pha
+  sta local+4
+  ldx ui_winner
+  lda zh_winner_lo,x
+  sta local+0
+  lda zh_winner_hi,x
+  sta local+1
+  lda #1
+  sta local+2
+  lda #ZH_WINNER_WIDTH
+  sta local+3
+  ldx #>ZH_RESULT_VRAM
+  ldy #<ZH_RESULT_VRAM
+  jsr zh_line
+  pla                   ; 终局: cells 8-15 of the winner's block
+  clc
+  adc #8
+  sta local+4
+  lda #<zht_game_over
+  sta local+0
+  lda #>zht_game_over
+  sta local+1
+  lda #2
+  sta local+2
+  lda #8
+  sta local+3
+  ldx #>(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  ldy #<(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  jmp zh_line
+.endproc
+
+;;
+; The side to move in Chinese over panel rows 10-11 (STATUS_MROW), in its
+; colour: 红方走棋 / 黑方走棋, or 将军 when it is in check; its glyphs in
+; the block of the ply the list does not show (zh_shown: k = 3, the cells
+; the pause menu and the next ply leave alone).  About 6 frames.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc zh_status
+  lda #ZH_MOVES - 1
+  sta local+3
+  jsr zh_block
+  sta local+4
+  ldx #0                ; pad
+  lda game_check
+  beq :+
+  lda #<zht_check
+  ldy #>zht_check
+  ldx #2
+  bne @text             ; (always)
+: lda eng_side
+  bne :+
+  lda #<zht_red_to_move
+  ldy #>zht_red_to_move
+  bne @text             ; (always: not in page 0)
+: lda #<zht_black_to_move
+  ldy #>zht_black_to_move
+@text:
+  sta local+0
+  sty local+1
+  stx local+2
+  lda #8
+  sta local+3
+  ldx #>(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  ldy #<(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  jsr zh_line
+  lda eng_side
+  clc
+  adc #PAL_RED          ; Red's in red, Black's in black
+  ldx #STATUS_MROW
+  jmp panel_palette
+.endproc
+
+;;
+; Before a search in Chinese: blanks panel row 10 (the tops of the side to
+; move's glyphs; panel_think puts the clock in row 11).
+; Uses local+0..2.  Clobbers A, X, Y.
+.proc zh_think_row
+  lda #<zh_blank
+  sta local+0
+  lda #>zh_blank
+  sta local+1
+  ldx #>(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  ldy #<(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  lda #8
+  jmp put_text
+.endproc
+
+.segment "UI_DATA"
+zh_menu_lo:
+  .lobytes zht_resume, zht_takeback, zht_hint, zht_resign, zht_new_game
+zh_menu_hi:
+  .hibytes zht_resume, zht_takeback, zht_hint, zht_resign, zht_new_game
+zh_menu_vram_lo:
+  .repeat ZH_MENU_ITEMS, i
+  .byte <(ZH_MENU_VRAM + i * 64)
+  .endrepeat
+zh_menu_vram_hi:
+  .repeat ZH_MENU_ITEMS, i
+  .byte >(ZH_MENU_VRAM + i * 64)
+  .endrepeat
+zh_winner_lo:           ; ui_winner: 0 Red, 1 Black, 2 none
+  .lobytes zht_red_wins, zht_black_wins, zht_draw
+zh_winner_hi:
+  .hibytes zht_red_wins, zht_black_wins, zht_draw
+zh_reason_lo:           ; ui_result - 1
+  .lobytes zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_resigned, zht_limit
+zh_reason_hi:
+  .hibytes zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_resigned, zht_limit
+.assert GAME_CHECKMATE = 1 && UI_RESULT_RESIGN = 6 && UI_RESULT_LIMIT = 7, error, "zh_reason order"
+.assert GAME_NO_WINNER = 2, error, "zh_winner order"

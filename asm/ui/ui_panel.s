@@ -8,6 +8,7 @@
 ;   4-7 the title (art), or the opening's name while the computer plays
 ;       from the book (panel_opening)
 ;   10 " RED    " / " BLACK  "      side to move (draw_side_to_move)
+;   10-11 红方走棋 / 黑方走棋 / 将军   in Chinese (ui_lang: zh_status)
 ;   11 " TO MOVE" / " CHECK! " / " OVER   " /
 ;      "  07 SEC"                   THINK_ROW: while thinking; the NMI writes
 ;                                   the digits, the spinner turns at its left
@@ -19,6 +20,7 @@
 ;   18-25                           ZH_ROW: the last 4 plies in Chinese, two
 ;                                   rows each (panel_zh.s)
 ;   17, 19, ... 25                  MENU_ROW: the pause menu instead
+;   16-25                           in Chinese: 继续 悔棋 ... (zh_menu)
 
 .include "nes.inc"
 .include "global.inc"
@@ -43,6 +45,7 @@ T_RED_WINS   = 16        ; + winner (0 Red, 1 Black, 2 draw)
 T_CHECKMATE  = 19        ; + result - 1 (GAME_CHECKMATE .. UI_RESULT_RESIGN)
 T_NOTATION   = 26        ; + ui_notation: the title's notation choices
 ; T_SOLVED, T_FAILED (28, 29): global.inc (ui_puzzle.s)
+T_ALL_ZH     = 30        ; the notation item's ALL CHINESE (notation_choice 2)
 PAUSE_ITEMS  = 5
 
 PANEL_ROW_VRAM = NAMETABLE_0 + PANEL_LEFT_COL
@@ -338,10 +341,14 @@ OPENING_ROW = 4         ; the panel's title: tile rows 4-7 (art.py's TITLE_MROW)
 .assert OPENING_ROW = TITLE_MROW * 2, error, "the opening's name covers the panel's title"
 
 ;;
-; Whose turn: " RED" / " BLACK" in its colour, and " TO MOVE" or " CHECK!".
+; Whose turn: " RED" / " BLACK" in its colour, and " TO MOVE" or " CHECK!";
+; in Chinese (ui_lang) 红方走棋 / 黑方走棋 or 将军 (zh_status, about 6 frames).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc panel_status
-  lda eng_side
+  lda ui_lang
+  beq :+
+  jmp zh_status         ; 红方走棋 ...
+: lda eng_side
   beq :+
   lda #PIECE_BLACK
 : jsr draw_side_to_move
@@ -353,12 +360,30 @@ OPENING_ROW = 4         ; the panel's title: tile rows 4-7 (art.py's TITLE_MROW)
 .endproc
 
 ;;
+; The panel at a turn: the side to move (panel_status) and the move list
+; (panel_moves).  In Chinese the list first: its rows then leave the block
+; the side to move is written into (zh_status).
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc panel_turn
+  lda ui_lang
+  bne @zh
+  jsr panel_status
+  jmp panel_moves
+@zh:
+  jsr panel_moves
+  jmp panel_status
+.endproc
+
+;;
 ; Before a search: the clock "  00 SEC" under the side to move (instead of
-; " TO MOVE"); the NMI rewrites its two digits while ui_busy is set, and
+; " TO MOVE"; in Chinese row 10 blank above it); the NMI rewrites its two digits while ui_busy is set, and
 ; turns the spinner sprite beside them.
 ; Uses local+0..2.  Clobbers A, X, Y.
 .proc panel_think
-  ldx #T_CLOCK
+  lda ui_lang
+  beq :+
+  jsr zh_think_row      ; in Chinese: the glyphs' top row blanked
+: ldx #T_CLOCK
   jmp ui_text
 .endproc
 
@@ -503,11 +528,16 @@ entry = local+15
 
 ;;
 ; Draws the pause menu over panel rows 16-25, the item ui_menu in red (and
-; blanks the rest of the Chinese move list's rows).
+; blanks the rest of the Chinese move list's rows); in Chinese (ui_lang)
+; one 16x16 line an item (zh_menu).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc panel_menu
 item = local+3
-  lda ui_notation       ; the Chinese list's rows between the items
+  lda ui_lang
+  beq :+
+  jsr zh_menu
+  jmp palettes
+: lda ui_notation       ; the Chinese list's rows between the items
   bne :+
   jsr zh_clear_rows
 : lda #0
@@ -518,12 +548,18 @@ item = local+3
   adc #T_RESUME
   tax
   jsr ui_text
-  lda item
-  jsr menu_item_palette
   inc item
   lda item
   cmp #PAUSE_ITEMS
   bne @item
+palettes:
+  lda #PAUSE_ITEMS - 1
+  sta item
+@palette:
+  lda item
+  jsr menu_item_palette
+  dec item
+  bpl @palette
   rts
 .endproc
 
@@ -577,11 +613,20 @@ item = local+3
 
 ;;
 ; The end of the game: who won and why over the river (" RED WINS" /
-; "CHECKMATE" ...), in the winner's colour, and " GAME OVER" in the panel.
+; "CHECKMATE" ..., or in Chinese 红胜 将死 ...: zh_result), in the winner's
+; colour, and " GAME OVER" (终局) in the panel.
 ; Reads ui_result and ui_winner.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc panel_result
-  lda ui_winner
+  lda ui_lang
+  beq :+
+  ldx #T_GAME           ; (first: the status's cells take the winner)
+  jsr ui_text
+  ldx #T_OVER
+  jsr ui_text
+  jsr zh_result         ; in Chinese: 红胜 将死 ..., 终局 in the panel
+  jmp @palettes
+: lda ui_winner
   clc
   adc #T_RED_WINS
   tax
@@ -591,6 +636,7 @@ item = local+3
   adc #T_CHECKMATE - 1
   tax
   jsr ui_text
+@colour:
   ldy #5
   sty local+12          ; metatile columns 0-9
   ldx ui_winner
@@ -598,13 +644,23 @@ item = local+3
   ldx #RIVER_MROW
   ldy #0
   jsr attr_span
-  lda #PAL_BOARD
-  ldx #STATUS_MROW
-  jsr panel_palette
   ldx #T_GAME
   jsr ui_text
   ldx #T_OVER
-  jmp ui_text
+  jsr ui_text
+@status:
+  lda #PAL_BOARD
+  ldx #STATUS_MROW
+  jmp panel_palette
+@palettes:              ; Chinese: the river's palette, then the panel's
+  ldy #5
+  sty local+12
+  ldx ui_winner
+  lda winner_palette,x
+  ldx #RIVER_MROW
+  ldy #0
+  jsr attr_span
+  jmp @status
 .endproc
 
 ;;
@@ -621,8 +677,12 @@ item = local+3
 ; The title's value of the notation item (ui_notation).
 ; Uses local+0..2.  Clobbers A, X, Y.
 .proc title_notation_text
-  lda ui_notation
-  clc
+  jsr notation_choice
+  cmp #2
+  bcc :+
+  ldx #T_ALL_ZH
+  jmp ui_text
+: clc
   adc #T_NOTATION
   tax
   jmp ui_text
@@ -697,18 +757,21 @@ t_chinese:    .byte >NOTATION_VALUE_VRAM, <NOTATION_VALUE_VRAM, 11, "CHINESE    
 t_iccs:       .byte >NOTATION_VALUE_VRAM, <NOTATION_VALUE_VRAM, 11, "ICCS       "
 t_solved:     PANEL_TEXT LEVEL_MROW * 2 + 1, "SOLVED! "
 t_failed:     PANEL_TEXT LEVEL_MROW * 2 + 1, " FAILED "
+t_all_zh:     .byte >NOTATION_VALUE_VRAM, <NOTATION_VALUE_VRAM, 11, "ALL CHINESE"
 
 text_lo:
   .lobytes t_p1_red, t_p1_black, t_p2, t_p2_turn, t_to_move, t_check, t_clock
   .lobytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
   .lobytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
   .lobytes t_repetition, t_sixty, t_resigned, t_limit, t_chinese, t_iccs, t_solved, t_failed
+  .lobytes t_all_zh
 text_hi:
   .hibytes t_p1_red, t_p1_black, t_p2, t_p2_turn, t_to_move, t_check, t_clock
   .hibytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
   .hibytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
   .hibytes t_repetition, t_sixty, t_resigned, t_limit, t_chinese, t_iccs, t_solved, t_failed
-.assert text_hi - text_lo = T_FAILED + 1, error, "text table and T_* ids differ"
+  .hibytes t_all_zh
+.assert text_hi - text_lo = T_ALL_ZH + 1, error, "text table and T_* ids differ"
 .assert T_NOTATION = T_CHECKMATE + UI_RESULT_LIMIT, error, "the notation texts follow the results"
 .assert T_SOLVED = T_NOTATION + 2 && T_FAILED = T_SOLVED + 1, error, "the puzzle texts follow the notation's"
 .assert UI_NOTATION_ZH = 0 && UI_NOTATION_ICCS = 1, error, "t_chinese, t_iccs order"

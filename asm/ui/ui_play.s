@@ -139,8 +139,7 @@ CURSOR_RANK_BLACK = 6
   jsr puzzle_limit      ; a puzzle's move limit reached: over
   bcc :+
   jmp game_over
-: jsr panel_status
-  jsr panel_moves
+: jsr panel_turn
   lda ui_screen
   cmp #UI_SCREEN_ATTRACT
   bne @game
@@ -295,8 +294,7 @@ to = local+8
   lda #SFX_SELECT
   jsr sfx_play
 @no_hint:
-  jsr panel_status
-  jmp panel_moves
+  jmp panel_turn
 .endproc
 
 ;;
@@ -436,7 +434,10 @@ to = local+8
 .proc resume
   lda #UI_SCREEN_PLAY
   sta ui_screen
-  jmp panel_moves
+  lda ui_lang
+  beq :+
+  jsr zh_menu_close     ; the Chinese menu's top row
+: jmp panel_moves
 .endproc
 
 ;;

@@ -10,8 +10,9 @@
 ; 3 = 2 players with the board fixed, Red at the bottom, or 3 and ui_view =
 ; UI_VIEW_TURN: 2 players, the board turned to the side to move), 1 level
 ; (ui_level, names from lvl_name_text), 2 notation of the move list
-; (ui_notation: CHINESE, the default, or ICCS), 3 start, 4 puzzles (the
-; puzzle menu, ui_puzzle.s).
+; and language (notation_choice: CHINESE, the default, ICCS, or ALL CHINESE:
+; the move list and the game's texts in Chinese, ui_lang), 3 start,
+; 4 puzzles (the puzzle menu, ui_puzzle.s).
 ; Up/Down: item; Left/Right: value; A or Start: play (on PUZZLES: the menu).  After
 ; ATTRACT_UNITS * 8 frames without a button, the demo starts.
 
@@ -24,6 +25,7 @@
 TITLE_ITEMS   = 5
 ITEM_PUZZLES  = 4
 PLAYER_CHOICES = 4       ; 1P as Red, 1P as Black, 2P fixed, 2P turning
+NOTATION_CHOICES = 3     ; CHINESE, ICCS, ALL CHINESE (notation_choice)
 ATTRACT_UNITS = 150      ; x 8 frames = 1,200 frames = 20 s
 LEVEL_VALUE_VRAM = NAMETABLE_0 + (TITLE_MENU_ROW + 2) * 32 + TITLE_VALUE_COL - 1
 
@@ -231,9 +233,18 @@ item = local+3
   beq @level_item
   dex
   bne @done             ; START has no value
-  lda ui_notation       ; notation: either key toggles CHINESE / ICCS
-  eor #UI_NOTATION_ICCS
-  sta ui_notation
+  tay                   ; notation: Y = 1 right (+1), 0 left (-1 = +2)
+  jsr notation_choice   ; (keeps Y)
+  clc
+  adc #2
+  dey
+  bne :+
+  sec
+  sbc #1
+: cmp #NOTATION_CHOICES
+  bcc :+
+  sbc #NOTATION_CHOICES
+: jsr notation_set
   jsr settings_save
   jsr title_notation_text
   jmp @blip
@@ -296,6 +307,42 @@ item = local+3
 .assert KEEP_VIEW_TURN = 1 << 5 && KEEP_ICCS = 1 << 6 && UI_NOTATION_ICCS = 1, error, "settings_save's bits"
 
 ;;
+; The notation item's choice, from ui_notation and ui_lang: 0 CHINESE (the
+; move list in Chinese, the texts in English), 1 ICCS (English), 2 ALL
+; CHINESE (the move list and the game's texts in Chinese).
+; @return A choice 0-2
+; Clobbers A.  Keeps X and Y.
+.proc notation_choice
+  lda ui_lang
+  beq :+
+  lda #2                ; (ui_lang = UI_LANG_ZH: ui_notation is UI_NOTATION_ZH)
+  rts
+: lda ui_notation       ; UI_NOTATION_ZH 0, UI_NOTATION_ICCS 1
+  rts
+.endproc
+.assert UI_NOTATION_ZH = 0 && UI_NOTATION_ICCS = 1 && UI_LANG_EN = 0 && UI_LANG_ZH = 1, error, "notation_choice's values"
+
+;;
+; Sets ui_notation and ui_lang to a choice of the notation item (see
+; notation_choice).
+; @param A choice 0-2
+; Clobbers A.  Keeps X and Y.
+.proc notation_set
+  cmp #2
+  bcc @english          ; A = UI_NOTATION_ZH or UI_NOTATION_ICCS
+  lda #UI_LANG_ZH
+  sta ui_lang
+  lda #UI_NOTATION_ZH
+  sta ui_notation
+  rts
+@english:
+  sta ui_notation
+  lda #UI_LANG_EN
+  sta ui_lang
+  rts
+.endproc
+
+;;
 ; Sets ui_players and ui_view to a choice of the players item (see
 ; players_choice).
 ; @param A choice 0-3
@@ -315,7 +362,8 @@ item = local+3
 .endproc
 
 ;;
-; Keeps the title's settings (ui_players, ui_level, ui_view, ui_notation) for a soft
+; Keeps the title's settings (ui_players, ui_level, ui_view, ui_notation;
+; ui_lang lives beside puz_solved and is kept with it) for a soft
 ; reset: the reset handler finds them by KEEP_SIG and keep_check
 ; (asm/system/init.s) and settings_load takes them back; a power-on starts
 ; fresh.  keep_check covers the solved puzzles (puz_solved) too, which the
@@ -337,6 +385,7 @@ item = local+3
   .repeat ::PUZ_SOLVED_BYTES, i
   eor puz_solved+i
   .endrepeat
+  eor ui_lang
   sta keep_check
   lda #KEEP_SIG0
   sta keep_sig
@@ -373,7 +422,11 @@ item = local+3
   beq :+                ; A = UI_NOTATION_ZH
   lda #UI_NOTATION_ICCS
 : sta ui_notation
-  jmp settings_save     ; kept again, for the next reset
+  lda ui_lang           ; (kept by the reset handler, covered by keep_check)
+  beq :+
+  lda #2                ; ALL CHINESE: the list in Chinese as well
+  jsr notation_set
+: jmp settings_save     ; kept again, for the next reset
 @done:
   rts
 .endproc
