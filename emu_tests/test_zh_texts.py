@@ -8,8 +8,12 @@ move list.  English stays the default (the screenshots of test_game_play.py).
 """
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
+from PIL import Image
 
 pytest.importorskip("cynes")
 
@@ -27,6 +31,7 @@ from reference_py.rules import Game  # noqa: E402
 LANG_EN, LANG_ZH = _X["UI_LANG_EN"], _X["UI_LANG_ZH"]
 ITEM_NOTATION, ITEM_RESIGN = 2, 3
 TEXT = dict(ZH_TEXTS)
+DOCS_SHOT = Path(__file__).resolve().parents[1] / "docs" / "screenshots" / "chinese_pause.png"
 RESULT_COL = 3                                     # ui_panel.s: the result line's first tile column
 
 
@@ -125,6 +130,8 @@ def test_pause_menu_and_resignation_in_chinese(rom_path):
     assert status(con) == TEXT["black_to_move"]
     con.press_until(START, lambda c: c.screen_id() == SCREEN_PAUSE, 120, "Start (pause)")
     assert pause_items(con) == [TEXT[k] for k in ("resume", "takeback", "hint", "resign", "new_game")]
+    if os.environ.get("UPDATE_SCREENSHOTS"):                        # the README's picture
+        Image.fromarray(con.step(1), "RGB").save(DOCS_SHOT, optimize=True)
     con.press(B)                                                    # resume: the list comes back
     con.wait_screen(SCREEN_BOARD, 10)
     settle_list(con)
