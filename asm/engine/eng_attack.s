@@ -330,8 +330,13 @@ full:
 
 ;; The fast legality test for the side whose king is in slot kslot, X =
 ;; eng_ply.  core: a second entry (a label of the .proc) with ksq, relp and
-;; fl_to set and Y = from (eng_quiet_safe).
-.macro FAST_LEGAL kslot, full, ray, hpair, core
+;; fl_to set and Y = from (eng_quiet_safe).  Without `then` it returns C =
+;; 0 legal, C = 1 illegal; with `then` (eng_legal_check's first half) an
+;; illegal move returns A = $FF and a legal one goes on to the other king's
+;; gives-check test at `then` (a GIVES_CHECK from_to entry) with fl_to kept
+;; and X = eng_ply, which returns A = eng_chk.  The same tests in the same
+;; order either way.
+.macro FAST_LEGAL kslot, full, ray, hpair, core, then
   .local from_ray, from_diag, to_test, legal, illegal, moved
   lda undo_to-1,x
   sta fl_to
@@ -349,6 +354,7 @@ to_test:
   ldy fl_to
   lda (relp),y         ; to
   bpl legal
+.ifblank then
   jmp ray              ; the ray through `to`: a new cannon screen
 legal:
   clc
@@ -357,6 +363,19 @@ from_diag:             ; a horse's leg freed: its two horse squares
   jsr hpair
   bcc to_test
   rts
+.else
+  jsr ray              ; the ray through `to`: a new cannon screen
+  bcs illegal
+legal:
+  ldx eng_ply
+  jmp then
+from_diag:             ; a horse's leg freed: its two horse squares
+  jsr hpair
+  bcc to_test
+illegal:
+  lda #$FF
+  rts
+.endif
 from_ray:              ; (a king move: `from` is next to the king's square)
   sta fcode
   ldy fl_to
@@ -373,11 +392,21 @@ from_ray:              ; (a king move: `from` is next to the king's square)
   and #REL_RAY | 3
   beq legal            ; the ray through `from`: tested
   lda tcode
+.ifblank then
   jmp ray
 moved:
   jmp full
 illegal:
   rts
+.else
+  jsr ray
+  bcc legal
+  bcs illegal          ; always
+moved:
+  jsr full
+  bcc legal
+  bcs illegal          ; always
+.endif
 .endmacro
 
 .proc black_moved_fast
@@ -608,63 +637,6 @@ fast:
 
 ; ---- both tests after a make in a search  (eng_legal_check)
 
-;; FAST_LEGAL's test for the side whose king is in slot kslot (X =
-;; eng_ply), as eng_legal_check's first half: an illegal move returns A =
-;; $FF; a legal one goes on to the other king's gives-check test at `then`
-;; (a GIVES_CHECK from_to entry) with fl_to kept and X = eng_ply, which
-;; returns A = eng_chk.  The same tests in the same order as FAST_LEGAL.
-.macro FAST_LEGAL_THEN kslot, full, ray, hpair, then
-  .local from_ray, from_diag, to_test, legal, illegal, moved
-  lda undo_to-1,x
-  sta fl_to
-  ldy undo_from-1,x    ; Y = from
-  lda piece_sq+kslot
-  beq legal            ; no king (test positions only): never attacked
-  sta ksq
-  REL_PTR relp
-  lda (relp),y         ; from
-  bmi from_ray
-  cmp #REL_DIAG
-  bcs from_diag
-to_test:
-  ldy fl_to
-  lda (relp),y         ; to
-  bpl legal
-  jsr ray              ; the ray through `to`: a new cannon screen
-  bcs illegal
-legal:
-  ldx eng_ply
-  jmp then
-from_diag:             ; a horse's leg freed: its two horse squares
-  jsr hpair
-  bcc to_test
-illegal:
-  lda #$FF
-  rts
-from_ray:              ; (a king move: `from` is next to the king's square)
-  sta fcode
-  ldy fl_to
-  lda (relp),y         ; to
-  cmp #REL_SELF
-  beq moved            ; the king moved: the full test
-  sta tcode
-  lda fcode            ; the ray through `from`: a line opened, a screen gone
-  jsr ray
-  bcs illegal
-  lda tcode
-  bpl legal
-  eor fcode
-  and #REL_RAY | 3
-  beq legal            ; the ray through `from`: tested
-  lda tcode
-  jsr ray
-  bcc legal
-  bcs illegal          ; always
-moved:
-  jsr full
-  bcc legal
-  bcs illegal          ; always
-.endmacro
 
 ;;
 ; After eng_make inside a search: eng_is_legal and, for a legal move,
@@ -674,7 +646,7 @@ moved:
 ;   when not (N = 0, Z = 1: no check), as eng_gives_check keeps it.
 ; The fast path (eng_ply >= 2 and the mover known not in check before the
 ; move: eng_is_legal's and eng_gives_check's fast tests) runs the mover's
-; FAST_LEGAL test in a copy that goes straight on to the other king's
+; FAST_LEGAL test with a tail that goes straight on to the other king's
 ; GIVES_CHECK test, sharing the move's `to` (fl_to) and eng_ply; otherwise
 ; the two routines run as they are.
 ; Uses local+0..7.  Clobbers X, Y.
@@ -702,10 +674,10 @@ illegal:
 .endproc
 
 .proc black_moved_check
-  FAST_LEGAL_THEN 16, in_check_black, black_ray, black_hpair, red_gives_check::from_to
+  FAST_LEGAL 16, in_check_black, black_ray, black_hpair, core, red_gives_check::from_to
 .endproc
 .proc red_moved_check
-  FAST_LEGAL_THEN 0, in_check_red, red_ray, red_hpair, black_gives_check::from_to
+  FAST_LEGAL 0, in_check_red, red_ray, red_hpair, core, black_gives_check::from_to
 .endproc
 
 ; ---- can a quiet move be counted without making it?  (eng_quiet_safe)
