@@ -579,21 +579,8 @@ cell  = local+11        ; 0-63: slot * 16 + row * 8 + column
   and #15
   ora local+2
   tay
-  lda zh_cell_tile,y    ; tile t: CHR address t * 16 in pattern table $0000
-  pha
-  lsr a
-  lsr a
-  lsr a
-  lsr a
-  tax
-  pla
-  asl a
-  asl a
-  asl a
-  asl a
-  tay
-  lda #16
-  jsr vram_queue_begin  ; (room checked above: it does not wait)
+  lda zh_cell_tile,y
+  jsr tile_queue_begin  ; (room checked above: it does not wait)
   ldy #0
 @byte:
   lda (ptr),y
@@ -801,13 +788,13 @@ half  = local+12        ; 0 the top row, 2 the bottom one (cell offset)
 .endproc
 
 ;;
-; Queues one tile's pattern from 8 bytes of a glyph's plane (both bit
-; planes: the ink is colour 3), waiting for room in the VRAM queue.
-; @param A the tile (pattern table $0000); local+10/11 the 8 bytes
-; Clobbers A, X, Y.
-.proc zh_tile_pattern
-src = local+10
-  pha                   ; VRAM tile * 16
+; Starts a VRAM queue entry for the 16 bytes of a tile's pattern in table
+; $0000 (CHR address tile * 16), waiting for room as vram_queue_begin does.
+; @param A the tile
+; @return X as vram_queue_begin (store the 16 bytes at vram_queue,x)
+; Clobbers A, Y.
+.proc tile_queue_begin
+  pha
   lsr a
   lsr a
   lsr a
@@ -820,7 +807,17 @@ src = local+10
   asl a
   tay
   lda #16
-  jsr vram_queue_begin
+  jmp vram_queue_begin
+.endproc
+
+;;
+; Queues one tile's pattern from 8 bytes of a glyph's plane (both bit
+; planes: the ink is colour 3), waiting for room in the VRAM queue.
+; @param A the tile (pattern table $0000); local+10/11 the 8 bytes
+; Clobbers A, X, Y.
+.proc zh_tile_pattern
+src = local+10
+  jsr tile_queue_begin
   ldy #0
 @byte:
   lda (src),y
