@@ -70,6 +70,9 @@ cursor_rank:     .res 1    ; 0-9, 0 = Red's back rank
 think_frames:    .res 1    ; NMI: frames of the current second while ui_busy
 think_secs:      .res 1    ; NMI: seconds thought, packed BCD (99 at most)
 far_ptr:         .res 2    ; far_call: the caller's inline bytes (bank.s)
+eng_bare:        .res 1    ; eng_eval_endgame: the position's endgame class (eng_bare_calc: EG_*)
+eg_king:         .res 1    ; eng_eval_endgame: the bare king's square (kept across eng_attacked)
+eg_free:         .res 1    ; eng_eval_endgame: its free squares, counted
 
 ; ======================= ENGINE (zero page) ===============================
 ; The position (docs/ROM_ENGINE.md): the fields of reference_py/position.py
@@ -120,7 +123,9 @@ s_root_moves = s_single    ; eng_search's count of the legal root moves, before 
 s_qstart:        .res 1    ; search: ply at which the current quiescence began
 s_rep_top:       .res 1    ; search: input, index of the current position in rep_key_*; the search pushes its path
 rep_key_lo:      .res REP_RING_ENTRIES  ; repetition ring: key low bytes
-rep_check:       .res (REP_RING_ENTRIES + 7) / 8  ; in-check bit per ring entry
+pv_from:         .res PV_TRI  ; search: triangular PV, from squares (row p at pv_row[p]: up to SEARCH_MAX_DEPTH - p moves)
+pv_to:           .res PV_TRI  ; search: triangular PV, to squares
+s_pvlen:         .res SEARCH_MAX_DEPTH + 1  ; search: PV length per ply
 s_fut_lo:        .res SEARCH_MAX_DEPTH    ; search: futility threshold per main-search ply, low bytes
 perft_ovf:       .res 1    ; perft: nonzero when a move list did not fit the move stack
 ; ==========================================================================
@@ -194,9 +199,7 @@ puz_cur:         .res 1    ; the puzzle being played, its number (index + 1); 0:
 .segment "ENGINE_LO"
 ; ======================= ENGINE (rest of page 3) ===========================
 rep_key_hi:      .res REP_RING_ENTRIES  ; repetition ring: key high bytes
-pv_from:         .res PV_TRI  ; search: triangular PV, from squares (row p at pv_row[p]: up to SEARCH_MAX_DEPTH - p moves)
-pv_to:           .res PV_TRI  ; search: triangular PV, to squares
-s_pvlen:         .res SEARCH_MAX_DEPTH + 1  ; search: PV length per ply
+rep_info:        .res REP_RING_ENTRIES  ; repetition ring: REP_CHECK (bit 7) = the side to move is in check; bits 0-6 = the square (0-89) the move to it went to (the game's entries)
 s_res_from:      .res SEARCH_MAX_DEPTH  ; search output: the PV, from squares
 s_res_to:        .res SEARCH_MAX_DEPTH  ; search output: the PV, to squares
 s_res_pvlen:     .res 1    ; search output: PV length (0 = no legal move)
@@ -205,9 +208,6 @@ s_res_score:     .res 2    ; search output: score, signed 16-bit
 s_res_book:      .res 1    ; search output: the book's opening + 1 when the move came from the book, else 0
 s_fut_hi:        .res SEARCH_MAX_DEPTH    ; search: futility threshold (static eval + margin), high bytes
 perft_leaf:      .res 1    ; perft: ply at which leaves are counted
-eng_bare:        .res 1    ; eng_eval_endgame: the position's endgame class (eng_bare_calc: EG_*)
-eg_king:         .res 1    ; eng_eval_endgame: the bare king's square (kept across eng_attacked)
-eg_free:         .res 1    ; eng_eval_endgame: its free squares, counted
 ; ==========================================================================
 
 .segment "ENGINE_BSS"
@@ -237,6 +237,10 @@ eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is
 ms_to:           .res MOVE_STACK_ENTRIES
 ms_key:          .res MOVE_STACK_ENTRIES  ; ordering keys (search)
 history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
+; Outside a search the UI keeps history[0..89] (above); the perpetual-chase
+; judgement (game_chase.s, inside game_outcome, never during a search) works
+; in history[90..]: CHASE_RAM_SIZE bytes, asserted there.
+chase_ram = history + 90   ; game_chase: the perpetual-chase judgement's scratch (its fields in game_chase.s)
 ; ==========================================================================
 
 ; The undo entries per ply, for the host (tools/nes: the deepest perft

@@ -176,8 +176,7 @@ def check_same(con: Console, game: Game, what: str = "") -> None:
     n = con.byte("game_rep_top") + 1
     lo, hi = (bytes_at(con, name, n) for name in ("rep_key_lo", "rep_key_hi"))
     keys = [l | h << 8 for l, h in zip(lo, hi)]
-    bits = con.read("rep_check", (GAME_WINDOW + 7) // 8)
-    checks = [bool(bits[i >> 3] >> (i & 7) & 1) for i in range(n)]
+    checks = [bool(b & 0x80) for b in con.read("rep_info", n)]
     assert keys == ref.keys[-GAME_WINDOW:], f"repetition ring {where}"
     assert checks == ref.checks[-GAME_WINDOW:], f"repetition ring check bits {where}"
 

@@ -85,13 +85,16 @@ def ram_comments(ram_s: Path = RAM_S) -> dict[str, str]:
     return out
 
 
-def ram_aliases(ram_s: Path = RAM_S) -> dict[str, list[tuple[str, str]]]:
-    """{variable: [(alias, purpose), ...]} from ram.s lines `alias = variable ; purpose`."""
-    out: dict[str, list[tuple[str, str]]] = {}
+def ram_aliases(ram_s: Path = RAM_S) -> dict[str, list[tuple[str, int, str]]]:
+    """{variable: [(alias, offset, purpose), ...]} from ram.s lines
+    `alias = variable ; purpose` or `alias = variable + offset ; purpose`
+    (a decimal offset: scratch that shares the tail of a bigger array)."""
+    out: dict[str, list[tuple[str, int, str]]] = {}
     for line in Path(ram_s).read_text().splitlines():
-        mt = re.match(r"^(\w+)\s*=\s*(\w+)\s*;?\s*(.*)$", line)
+        mt = re.match(r"^(\w+)\s*=\s*(\w+)(?:\s*\+\s*(\d+))?\s*;?\s*(.*)$", line)
         if mt:
-            out.setdefault(mt.group(2), []).append((mt.group(1), mt.group(3).strip()))
+            out.setdefault(mt.group(2), []).append(
+                (mt.group(1), int(mt.group(3) or 0), mt.group(4).strip()))
     return out
 
 
@@ -241,8 +244,9 @@ def render(map_path: Path = MAP) -> str:
         raise ValueError(f"{RAM_S}: an alias names {', '.join(unknown)}, which is not a RAM label of the build")
     for v in rows:
         lines.append(f"| ${v['address']:04X} | {v['size']} | `{v['name']}` | {v['owner']} | {v['purpose']} |")
-        for name, purpose in aliases.get(v["name"], []):
-            lines.append(f"| ${v['address']:04X} | | `{name}` = `{v['name']}` | {v['owner']} | {purpose} |")
+        for name, offset, purpose in aliases.get(v["name"], []):
+            target = f"`{v['name']}`" + (f" + {offset}" if offset else "")
+            lines.append(f"| ${v['address'] + offset:04X} | | `{name}` = {target} | {v['owner']} | {purpose} |")
     return "\n".join(lines) + "\n\n" + NOTES
 
 
