@@ -5,15 +5,15 @@
 ; generated from the linker map by tools/rom/memory_map.py and checked against the
 ; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
-;   zero page       $0000-$00FF   250   256     6   locals 16, UI 14, engine
+;   zero page       $0000-$00FF   253   256     3   locals 16, UI 14, engine
 ;                                                   position 61, undo 11 x 10,
 ;                                                   ply_first 11, perft 4,
 ;                                                   search alpha 22 + cursor 10,
-;                                                   bank switching 3
+;                                                   bank switching 3, endgame
+;                                                   class and drive 3
 ;   engine per ply  $0100-$0171   114   114     0   killers 16, search flags and
-;                                                   scalars 16,
-;                                                   rep_key_lo 68, rep_check 9,
-;                                                   s_fut_lo 4, perft_ovf 1
+;                                                   scalars 16, rep_key_lo 52,
+;                                                   PV 25, s_fut_lo 4, perft_ovf 1
 ;   UI, page 1      $0172-$01BF    78    78     0   game record 48, sound 6,
 ;                                                   screens 20, kept settings 4
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
@@ -23,18 +23,24 @@
 ;                                                   puzzles 4 (solved marks 3, kept
 ;                                                   over a soft reset; the puzzle played),
 ;                                                   language 1 (kept with the marks)
-;   engine, page 3  $0386-$03FF   114   122     8   rep_key_hi 68, PV and result 38,
-;                                                   s_fut_hi 4, perft_leaf 1,
-;                                                   endgame class and drive 3
+;   engine, page 3  $0386-$03FF   122   122     0   rep_key_hi 52, rep_info 52,
+;                                                   result 13, s_fut_hi 4,
+;                                                   perft_leaf 1
 ;   engine          $0400-$07FF  1024  1024     0   search 24, board 154 (at $0418),
 ;                                                   move stack 3 x 192, history 270
-;   total                        2034  2048    14
+;   total                        2045  2048     3
+;
+; The repetition ring costs 3 bytes an entry (key low, key high, rep_info:
+; the check bit and the destination of the ply that led there, which the
+; perpetual-chase judgement needs: game_chase.s) for GAME_WINDOW = 48 game
+; positions + SEARCH_MAX_DEPTH: 156 bytes, 11 more than the 64-position ring
+; with a bit per entry had; the judgement's scratch is history[90..].
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
 ; ply_first entries (the levels' largest depth + qdepth; the reference's
 ; MAX_PLY = 16 is never reached), a repetition ring of GAME_WINDOW +
-; SEARCH_MAX_DEPTH = 68 entries.  A deeper level grows them at the next
+; SEARCH_MAX_DEPTH = 52 entries.  A deeper level grows them at the next
 ; build; one they no longer fit is refused at its line of
 ; config/difficulty.yaml (gen_tables.py links the ROM in memory first).
 ;

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +23,8 @@ import pytest
 from reference_py.board import PAWN, move_from, move_to
 from reference_py.fen import START_FEN
 from reference_py.notation import parse_move
-from reference_py.chase import move_chases
+from reference_py.chase import chase_attacks, move_chases
+from reference_py.fen import parse_fen
 from reference_py.rules import PERPETUAL_CHASE, Game
 from tests.chase_oracle import load
 from tools.nes.cli import rom_result
@@ -183,6 +185,25 @@ def test_random_shuttles_cover_both_sides() -> None:
     they would test little)."""
     seen = {reference_outcome(over) for seed in range(4) for *_, over in shuttle_games(seed, 8)}
     assert {("perpetual chase", 0), ("perpetual chase", 1), ("repetition", None)} <= seen, seen
+
+
+def test_chase_attacks_on_middlegames(rom: RomGame) -> None:
+    """chase_attacks, the judgement's building block, against the
+    reference's on bench/middlegames.fen, both sides (whichever is to move);
+    its cycles per set are printed (-s)."""
+    lines = (ROOT / "bench" / "middlegames.fen").read_text().splitlines()
+    fens = [ln.split(";")[0].strip() for ln in lines if ln.strip() and not ln.startswith("#")]
+    cycles = []
+    for fen in fens:
+        pos = parse_fen(fen)
+        rom.setup(pos)
+        rom.legal()                          # ms_top above the legal moves, as in game_outcome
+        for side in (0, 1):
+            cycles.append(rom.call("chase_attacks", a=side))
+            acc = rom.read("chase_ram", 6)
+            assert acc[4] | acc[5] << 8 == chase_attacks(pos, side), (fen, side)
+    assert len(cycles) == 80
+    print(f"chase_attacks: median {statistics.median(cycles):,.0f}, max {max(cycles):,} cycles")
 
 
 def test_result_command_line() -> None:

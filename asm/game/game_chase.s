@@ -27,8 +27,9 @@
 ; without the palace and half filters (the king's, advisor's and
 ; elephant's squares on the whole board, the pawn's sideways squares on
 ; either side of the river): for the project's Zobrist table their numbers
-; differ too (tests/test_ref_chase.py, test_zobrist_origins_are_unique_
-; without_the_filters), and the true origin is always among them.
+; differ too (tests/test_ref_chase.py:
+; test_zobrist_origins_are_unique_without_the_filters), and the true origin
+; is always among them.
 
 .include "global.inc"
 .include "engine/eng.inc"
