@@ -84,10 +84,12 @@ zh = local+2               ; its Zobrist-high row
 ;   eng_chk, eng_ply, ms_top and the move stack below ms_top are as on
 ;   entry.
 ; Uses local+0..11 and chase_ram.  Clobbers A, X, Y.
-; Cycles: two chase-attack sets per ply judged (chase_attacks) plus about
-;   600 per ply for the walk back and forth: about 0.5 M for the usual
-;   8-ply cycle of a rook chasing a cannon (emu_tests/test_game_chase.py
-;   measures it).
+; Cycles: two chase-attack sets per ply judged (chase_attacks; one when the
+;   ply gave check or attacks nothing) plus about 600 per ply for the walk
+;   back and forth, less when both masks reach 0 early: 23,750 for the
+;   8 plies of a rook chasing a cannon in a sparse position, 130,248 on a
+;   full board, at most about 2 M (48 plies) (emu_tests/test_game_chase.py,
+;   docs/ENGINE.md "The ROM's form").
 .proc game_chase
   sta ch_n
   stx ch_k
@@ -323,7 +325,7 @@ zh = local+2               ; its Zobrist-high row
 ; chase_unmove's test of one candidate origin Y: when it is on the board
 ; and its Zobrist number (zl / zh rows) is ch_want, the piece on ch_to_sq
 ; goes back there (board, piece_sq, ch_org[ch_j], eng_side) and C = 0;
-; else C = 1 and nothing changes.  Clobbers A, X.
+; else C = 1 and nothing changes.  Clobbers A, X.  Cycles: 12-80.
 .proc try_origin
   lda board,y
   cmp #SQ_OFFBOARD
@@ -367,9 +369,10 @@ zh = local+2               ; its Zobrist-high row
 ; Output: ch_acc_lo/hi = the chased side's slots attacked so.  The
 ;   position, eng_side and ms_top are as on entry.
 ; Uses local+0..11.  Clobbers A, X, Y.
-; Cycles: about 3,000 + 2,000 per capture of the side + per candidate
-;   target its defender's captures and their legality tests (a few
-;   thousand each).
+; Cycles: 5,060 median, 20,339 at most in the 40 middlegames of
+;   bench/middlegames.fen (both sides; emu_tests/test_game_chase.py): the
+;   side's captures, a legality test each (about 700), and per candidate
+;   target the other side's captures and their legality tests.
 .proc chase_attacks
   sta ch_by
   eor #1
@@ -494,7 +497,8 @@ zh = local+2               ; its Zobrist-high row
 ; After ch_by's capture ch_idx (ch_frm -> ch_to): has ch_them a legal move
 ; that takes back on ch_to?  C = 0 it has (protected), C = 1 not.
 ; ms_top is left at ch_end, the position as before.
-; Uses local+0..11.  Clobbers A, X, Y.
+; Uses local+0..11.  Clobbers A, X, Y.  Cycles: about 1,500 + 700 per
+;   take-back tested.
 .proc chase_protected
   ldx ch_idx
   jsr eng_make           ; eng_side = ch_them
@@ -529,7 +533,8 @@ zh = local+2               ; its Zobrist-high row
 ; Has ch_them a legal capture ch_to -> ch_frm (the target taking the
 ; attacker back: a mutual attack)?  C = 0 it has, C = 1 not.
 ; eng_side is ch_by on entry and exit, ms_top is left at ch_end.
-; Uses local+0..11.  Clobbers A, X, Y.
+; Uses local+0..11.  Clobbers A, X, Y.  Cycles: about 1,500 (+ 700 when
+;   the capture is there).
 .proc chase_mutual
   lda ch_them
   sta eng_side

@@ -126,14 +126,15 @@ NOTES = """## How the RAM is laid out
   score), the undo entries of each ply made (`ENG_PLIES` of each), the
   search's alpha and move index per ply and `ply_first`.
 * Page 1 starts with the engine's per-ply data (`s_killers`, `s_flags`, the
-  search's scalars, `rep_key_lo`, the ring's check bits, the futility lows),
+  search's scalars, `rep_key_lo`, the PV, the futility lows),
   then the UI's game record, sound and screen variables and `bank_cur`; its
   last 64 bytes are the hardware stack.  The engine, called at the main
   loop's depth, stays above `ENGINE_STACK_FLOOR`; the 16 bytes below it are
   the main loop's far call into the engine's bank and the NMI's.
 * Page 2 is the shadow OAM (OAM DMA needs a whole page).
 * Page 3 holds the VRAM queue and the attribute shadow, then the engine's
-  `rep_key_hi`, the PV and the search's result, and the futility highs.
+  `rep_key_hi`, `rep_info` (the ring's check bits and each ply's
+  destination), the search's result, and the futility highs.
 * Pages 4-7 hold the board (page-aligned, so `board,x` never crosses a
   page), the move stack (`ms_from`, `ms_to`, `ms_key`), the history table
   and the search's per-ply bytes, node counter and LFSR.
