@@ -3,7 +3,8 @@ by game_outcome) against reference_py.rules / reference_py.chase, under py65.
 
 Every case of tests/data/chase_suite.yaml, then seeded random shuttles (each
 side moving one or two pieces to and fro until a position occurs three
-times) from the suite's positions and from middlegames: the ROM's outcome
+times) from the suite's positions and from games 20-40 random plies into
+the opening, and chase_attacks on bench/middlegames.fen: the ROM's outcome
 must be the reference's at every ply, and its `python -m tools.romengine
 result` JSON the reference's.  The position, the legal-move list and the
 ring must be as before the judgement.  The judgement's cycles are measured
