@@ -5,15 +5,15 @@
 ; generated from the linker map by tools/rom/memory_map.py and checked against the
 ; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
-;   zero page       $0000-$00FF   250   256     6   locals 16, UI 14, engine
+;   zero page       $0000-$00FF   253   256     3   locals 16, UI 14, engine
 ;                                                   position 61, undo 11 x 10,
 ;                                                   ply_first 11, perft 4,
 ;                                                   search alpha 22 + cursor 10,
-;                                                   bank switching 3
+;                                                   bank switching 3, endgame
+;                                                   class and drive 3
 ;   engine per ply  $0100-$0171   114   114     0   killers 16, search flags and
-;                                                   scalars 16,
-;                                                   rep_key_lo 68, rep_check 9,
-;                                                   s_fut_lo 4, perft_ovf 1
+;                                                   scalars 16, rep_key_lo 52,
+;                                                   PV 25, s_fut_lo 4, perft_ovf 1
 ;   UI, page 1      $0172-$01BF    78    78     0   game record 48, sound 6,
 ;                                                   screens 20, kept settings 4
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
@@ -23,18 +23,24 @@
 ;                                                   puzzles 4 (solved marks 3, kept
 ;                                                   over a soft reset; the puzzle played),
 ;                                                   language 1 (kept with the marks)
-;   engine, page 3  $0386-$03FF   114   122     8   rep_key_hi 68, PV and result 38,
-;                                                   s_fut_hi 4, perft_leaf 1,
-;                                                   endgame class and drive 3
+;   engine, page 3  $0386-$03FF   122   122     0   rep_key_hi 52, rep_info 52,
+;                                                   result 13, s_fut_hi 4,
+;                                                   perft_leaf 1
 ;   engine          $0400-$07FF  1024  1024     0   search 24, board 154 (at $0418),
 ;                                                   move stack 3 x 192, history 270
-;   total                        2034  2048    14
+;   total                        2045  2048     3
+;
+; The repetition ring costs 3 bytes an entry (key low, key high, rep_info:
+; the check bit and the destination of the ply that led there, which the
+; perpetual-chase judgement needs: game_chase.s) for GAME_WINDOW = 48 game
+; positions + SEARCH_MAX_DEPTH: 156 bytes, 11 more than the 64-position ring
+; with a bit per entry had; the judgement's scratch is history[90..].
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
 ; ply_first entries (the levels' largest depth + qdepth; the reference's
 ; MAX_PLY = 16 is never reached), a repetition ring of GAME_WINDOW +
-; SEARCH_MAX_DEPTH = 68 entries.  A deeper level grows them at the next
+; SEARCH_MAX_DEPTH = 52 entries.  A deeper level grows them at the next
 ; build; one they no longer fit is refused at its line of
 ; config/difficulty.yaml (gen_tables.py links the ROM in memory first).
 ;
@@ -70,6 +76,9 @@ cursor_rank:     .res 1    ; 0-9, 0 = Red's back rank
 think_frames:    .res 1    ; NMI: frames of the current second while ui_busy
 think_secs:      .res 1    ; NMI: seconds thought, packed BCD (99 at most)
 far_ptr:         .res 2    ; far_call: the caller's inline bytes (bank.s)
+eng_bare:        .res 1    ; eng_eval_endgame: the position's endgame class (eng_bare_calc: EG_*)
+eg_king:         .res 1    ; eng_eval_endgame: the bare king's square (kept across eng_attacked)
+eg_free:         .res 1    ; eng_eval_endgame: its free squares, counted
 
 ; ======================= ENGINE (zero page) ===============================
 ; The position (docs/ROM_ENGINE.md): the fields of reference_py/position.py
@@ -120,7 +129,9 @@ s_root_moves = s_single    ; eng_search's count of the legal root moves, before 
 s_qstart:        .res 1    ; search: ply at which the current quiescence began
 s_rep_top:       .res 1    ; search: input, index of the current position in rep_key_*; the search pushes its path
 rep_key_lo:      .res REP_RING_ENTRIES  ; repetition ring: key low bytes
-rep_check:       .res (REP_RING_ENTRIES + 7) / 8  ; in-check bit per ring entry
+pv_from:         .res PV_TRI  ; search: triangular PV, from squares (row p at pv_row[p]: up to SEARCH_MAX_DEPTH - p moves)
+pv_to:           .res PV_TRI  ; search: triangular PV, to squares
+s_pvlen:         .res SEARCH_MAX_DEPTH + 1  ; search: PV length per ply
 s_fut_lo:        .res SEARCH_MAX_DEPTH    ; search: futility threshold per main-search ply, low bytes
 perft_ovf:       .res 1    ; perft: nonzero when a move list did not fit the move stack
 ; ==========================================================================
@@ -194,9 +205,7 @@ puz_cur:         .res 1    ; the puzzle being played, its number (index + 1); 0:
 .segment "ENGINE_LO"
 ; ======================= ENGINE (rest of page 3) ===========================
 rep_key_hi:      .res REP_RING_ENTRIES  ; repetition ring: key high bytes
-pv_from:         .res PV_TRI  ; search: triangular PV, from squares (row p at pv_row[p]: up to SEARCH_MAX_DEPTH - p moves)
-pv_to:           .res PV_TRI  ; search: triangular PV, to squares
-s_pvlen:         .res SEARCH_MAX_DEPTH + 1  ; search: PV length per ply
+rep_info:        .res REP_RING_ENTRIES  ; repetition ring: REP_CHECK (bit 7) = the side to move is in check; bits 0-6 = the square (0-89) the move to it went to (the game's entries)
 s_res_from:      .res SEARCH_MAX_DEPTH  ; search output: the PV, from squares
 s_res_to:        .res SEARCH_MAX_DEPTH  ; search output: the PV, to squares
 s_res_pvlen:     .res 1    ; search output: PV length (0 = no legal move)
@@ -205,9 +214,6 @@ s_res_score:     .res 2    ; search output: score, signed 16-bit
 s_res_book:      .res 1    ; search output: the book's opening + 1 when the move came from the book, else 0
 s_fut_hi:        .res SEARCH_MAX_DEPTH    ; search: futility threshold (static eval + margin), high bytes
 perft_leaf:      .res 1    ; perft: ply at which leaves are counted
-eng_bare:        .res 1    ; eng_eval_endgame: the position's endgame class (eng_bare_calc: EG_*)
-eg_king:         .res 1    ; eng_eval_endgame: the bare king's square (kept across eng_attacked)
-eg_free:         .res 1    ; eng_eval_endgame: its free squares, counted
 ; ==========================================================================
 
 .segment "ENGINE_BSS"
@@ -237,6 +243,10 @@ eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is
 ms_to:           .res MOVE_STACK_ENTRIES
 ms_key:          .res MOVE_STACK_ENTRIES  ; ordering keys (search)
 history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
+; Outside a search the UI keeps history[0..89] (above); the perpetual-chase
+; judgement (game_chase.s, inside game_outcome, never during a search) works
+; in history[90..]: CHASE_RAM_SIZE bytes, asserted there.
+chase_ram = history + 90   ; game_chase: the perpetual-chase judgement's scratch (its fields in game_chase.s)
 ; ==========================================================================
 
 ; The undo entries per ply, for the host (tools/nes: the deepest perft

@@ -38,7 +38,7 @@ from tools.nes.linkmap import built  # noqa: E402
 from emu_tests.screenshot_diff import compare_screenshot  # noqa: E402
 from reference_py.board import BLACK, BOARD_SIZE, RED, file_of, move_from, move_iccs, move_to, rank_of, square  # noqa: E402
 from reference_py.fen import START_FEN  # noqa: E402
-from reference_py.rules import GAME_WINDOW, Game  # noqa: E402
+from reference_py.rules import GAME_WINDOW, PERPETUAL_CHASE, Game  # noqa: E402
 from reference_py.search import levels, search  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -59,10 +59,11 @@ THINK_NONE, THINK_MOVE, THINK_HINT = (_X[f"UI_THINK_{n}"] for n in ("NONE", "MOV
 ITEM_RESUME, ITEM_TAKEBACK, ITEM_HINT, ITEM_RESIGN, ITEM_NEW_GAME = range(5)
 ATTRACT_IDLE_FRAMES = 1200
 
+GAME_PERPETUAL_CHASE = _X["GAME_PERPETUAL_CHASE"]
 # ui_result for a reference Outcome reason
-# (a perpetual chase has no ui_result yet: the ROM does not judge chases)
 RESULT_OF_REASON = {"checkmate": GAME_CHECKMATE, "stalemate": GAME_STALEMATE,
-                    "perpetual check": GAME_PERPETUAL, "three times": GAME_REPETITION, "60 moves": GAME_DRAW_60}
+                    "perpetual check": GAME_PERPETUAL, PERPETUAL_CHASE: GAME_PERPETUAL_CHASE,
+                    "three times": GAME_REPETITION, "60 moves": GAME_DRAW_60}
 
 # A first move out of the opening book, so that the computer searches (the
 # tests that need it thinking); h2e2 is answered from the book.
@@ -176,8 +177,7 @@ def check_same(con: Console, game: Game, what: str = "") -> None:
     n = con.byte("game_rep_top") + 1
     lo, hi = (bytes_at(con, name, n) for name in ("rep_key_lo", "rep_key_hi"))
     keys = [l | h << 8 for l, h in zip(lo, hi)]
-    bits = con.read("rep_check", (GAME_WINDOW + 7) // 8)
-    checks = [bool(bits[i >> 3] >> (i & 7) & 1) for i in range(n)]
+    checks = [bool(b & 0x80) for b in con.read("rep_info", n)]
     assert keys == ref.keys[-GAME_WINDOW:], f"repetition ring {where}"
     assert checks == ref.checks[-GAME_WINDOW:], f"repetition ring check bits {where}"
 

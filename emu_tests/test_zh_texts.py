@@ -20,10 +20,10 @@ pytest.importorskip("cynes")
 from tools.nes.console import A, B, DOWN, LEFT, RIGHT, START, UP  # noqa: E402
 from tools.rom.art import MENU_ROW, PANEL_LEFT_COL, RIVER_MROW, STATUS_MROW, ZH_TEXTS  # noqa: E402
 from emu_tests.test_game_play import (  # noqa: E402
-    BLACK, GAME_REPETITION, HUMAN_RED, NO_WINNER, NOVICE, SCREEN_BOARD, SCREEN_GAME_OVER,
+    BLACK, GAME_PERPETUAL_CHASE, GAME_REPETITION, HUMAN_RED, NO_WINNER, NOVICE, SCREEN_BOARD, SCREEN_GAME_OVER,
     SCREEN_PAUSE, SCREEN_TITLE, TWO_PLAYERS, UI_RESULT_RESIGN, _X, _iccs, check_game_over,
     choose_and_start, computer_reply, human_move, power_on)
-from emu_tests.test_zh_panel import expected, glyph_table, settle_list, shown_moves  # noqa: E402
+from emu_tests.test_zh_panel import expected, font_ink, glyph_table, settle_list, shown_moves  # noqa: E402
 from reference_py.fen import START_FEN  # noqa: E402
 from reference_py.notation import format_zh  # noqa: E402
 from reference_py.rules import Game  # noqa: E402
@@ -165,6 +165,43 @@ def test_repetition_draw_in_chinese(rom_path):
     check_game_over(con, game)
     assert (con.byte("ui_result"), con.byte("ui_winner")) == (GAME_REPETITION, NO_WINNER)
     assert result_line(con) == (TEXT["draw"], TEXT["repetition"])
+
+
+# From the opening, Red's rook shuttles a1-h1 while Black's cannon shuttles
+# h2-g2: the rook attacks the unprotected cannon anew with every move (the
+# reference: "Red chased a piece perpetually").
+CHASE_LINE = "b2b5 i9i7 a0a1 c9a7 h2h9 h7h2 a1h1 h2g2 h1a1 g2h2 a1h1 h2g2 h1a1 g2h2".split()
+
+
+def play_chase(con) -> None:
+    choose_and_start(con, TWO_PLAYERS, NOVICE)
+    game = Game(START_FEN)
+    for text in CHASE_LINE:
+        human_move(con, game, _iccs(game, text))
+    check_game_over(con, game)
+    assert (con.byte("ui_result"), con.byte("ui_winner")) == (GAME_PERPETUAL_CHASE, BLACK)
+
+
+def test_perpetual_chase_in_chinese(rom_path):
+    con = power_on(rom_path)
+    choose_chinese(con)
+    play_chase(con)
+    assert result_line(con) == (TEXT["black_wins"], TEXT["chase"])
+
+
+def test_perpetual_chase_in_english(rom_path):
+    """The end screen's second line over the river (ui_panel.s t_chase),
+    read back from the picture as the font's ink."""
+    con = power_on(rom_path)
+    play_chase(con)
+    con.wait_frames(10)
+    frame = con.step(1)
+    row = 2 * RIVER_MROW + 1
+    line = frame[row * 8:row * 8 + 8, RESULT_COL * 8:(RESULT_COL + 15) * 8].astype(int)
+    colours, counts = np.unique(line.reshape(-1, 3), axis=0, return_counts=True)
+    ink = (line != colours[counts.argmax()]).any(axis=2)         # the line's paper: its commonest colour
+    got = [bytes(sum(0x80 >> x for x in range(8) if ink[y, c * 8 + x]) for y in range(8)) for c in range(15)]
+    assert got == [font_ink(ord(ch)) for ch in "PERPETUAL CHASE"]
 
 
 def attr_palette(con, mrow: int, mcol: int) -> int:

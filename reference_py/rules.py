@@ -4,7 +4,7 @@ In order, after every move (docs/ENGINE.md, "Game rules" and "Repetition
 and chasing"):
   1. the side to move has no legal move: it loses (checkmate or stalemate);
   2. the position has occurred three times (same side to move) since the last
-     capture, within the last 64 positions of the game; the cycle is the
+     capture, within the last 48 positions of the game; the cycle is the
      plies since the first of those occurrences:
      a. if one side gave check with every one of its moves in the cycle and
         the other did not, the checking side loses (perpetual check);
@@ -28,7 +28,7 @@ from .position import Position
 
 SIDE_NAME = ("Red", "Black")
 DRAW_PLIES = 120
-GAME_WINDOW = 64            # positions remembered for repetition (the ROM's ring)
+GAME_WINDOW = 48            # positions remembered for repetition (the ROM's ring)
 PERPETUAL_CHASE = "chased a piece perpetually"   # an Outcome reason's words after the side
 
 

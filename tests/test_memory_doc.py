@@ -26,13 +26,14 @@ def test_budget_fits_and_stack_is_64_bytes():
 
 
 def test_ram_aliases_name_their_variables_bytes():
-    """A second name declared in ram.s (`alias = variable ; purpose`) is
-    exported at its variable's address and says what it holds."""
+    """A second name declared in ram.s (`alias = variable ; purpose`, or
+    `alias = variable + offset ; purpose`) is exported at its variable's
+    address (plus the offset) and says what it holds."""
     ensure_rom()
     m = memory_map.load()
     aliases = memory_map.ram_aliases()
     assert aliases
     for variable, names in aliases.items():
-        for name, purpose in names:
-            assert m["exports"][name] == m["labels"][variable], (name, variable)
+        for name, offset, purpose in names:
+            assert m["exports"][name] == m["labels"][variable] + offset, (name, variable)
             assert purpose, name

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from reference_py.board import PLAYABLE, move_from, move_to, square
+from reference_py.board import (
+    ADVISOR, DIAG, ELEPHANT, KING, ORTHO, PAWN, PAWN_FORWARD, PLAYABLE, SQUARE_FLAGS, move_from, move_to, square,
+)
 from reference_py.chase import move_chases, origins, quiet_origin
 from reference_py.fen import START_FEN, parse_fen
 from reference_py.notation import parse_move
@@ -105,6 +107,30 @@ def test_zobrist_origins_are_unique():
         z = ZOBRIST[index]
         for to in PLAYABLE:
             for a, b in combinations(origins(kind, side, to), 2):
+                assert z[a] != z[b], (side, kind, to, a, b)
+
+
+def test_zobrist_origins_are_unique_without_the_filters():
+    """The cartridge (asm/game/game_chase.s) tries a step piece's origins
+    without the palace and half filters of origins(): a king's, advisor's
+    or elephant's steps anywhere on the board, a pawn's sideways steps on
+    either half.  The Zobrist numbers must differ among those too."""
+    steps = {KING: ORTHO, ADVISOR: DIAG, ELEPHANT: tuple(2 * d for d in DIAG)}
+    for index in range(16):
+        if index % 8 == 0:
+            continue
+        side, kind = index >> 3, index & 7
+        z = ZOBRIST[index]
+        for to in PLAYABLE:
+            if kind in steps:
+                cands = [to - d for d in steps[kind]]
+            elif kind == PAWN:
+                cands = [to - d for d in (PAWN_FORWARD[side], -1, 1)]
+            else:
+                cands = origins(kind, side, to)
+            cands = [sq for sq in cands if 0 <= sq < len(SQUARE_FLAGS) and SQUARE_FLAGS[sq]]
+            assert set(origins(kind, side, to)) <= set(cands)
+            for a, b in combinations(cands, 2):
                 assert z[a] != z[b], (side, kind, to, a, b)
 
 

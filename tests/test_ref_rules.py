@@ -5,7 +5,7 @@ import random
 
 from reference_py.board import BLACK, RED
 from reference_py.fen import START_FEN, format_fen, parse_fen
-from reference_py.rules import DRAW_PLIES, Game, Outcome
+from reference_py.rules import DRAW_PLIES, GAME_WINDOW, Game, Outcome
 
 
 def play(game: Game, *moves: str) -> Game:
@@ -243,16 +243,17 @@ def excursion(pairs: int) -> list[str]:
     return out + back
 
 
-def test_repetition_window_is_64_positions():
-    # Start position at plies 0, 4 and 64: the first occurrence has left the
-    # 64-position window, so this is only a second occurrence.
+def test_repetition_window_is_game_window_positions():
+    # Start position at plies 0, 4 and GAME_WINDOW (48): the first occurrence
+    # has left the window, so this is only a second occurrence.
+    assert GAME_WINDOW % 4 == 0
     game = play(Game(START_FEN), *HORSE_SHUFFLE)
-    for m in excursion(15):
+    for m in excursion((GAME_WINDOW - 4) // 4):
         play(game, m)
         assert game.outcome() is None, m
     assert format_fen(game.pos).split()[0] == START_FEN.split()[0]
-    assert len(game.moves) == 64 and game.pos.side == RED
-    # Two more shuffles: occurrences at 64, 68 and 72, all inside the window.
+    assert len(game.moves) == GAME_WINDOW and game.pos.side == RED
+    # Two more shuffles: occurrences at 48, 52 and 56, all inside the window.
     play(game, *HORSE_SHUFFLE)
     assert game.outcome() is None
     play(game, *HORSE_SHUFFLE)
@@ -260,12 +261,12 @@ def test_repetition_window_is_64_positions():
 
 
 def test_repetition_inside_the_window_is_a_draw():
-    # The same with 14 pairs: occurrences at plies 0, 4 and 60 all fit.
+    # The same with one pair less: occurrences at plies 0, 4 and 44 all fit.
     game = play(Game(START_FEN), *HORSE_SHUFFLE)
-    moves = excursion(14)
+    moves = excursion((GAME_WINDOW - 4) // 4 - 1)
     for m in moves[:-1]:
         play(game, m)
         assert game.outcome() is None, m
     play(game, moves[-1])
-    assert len(game.moves) == 60
+    assert len(game.moves) == GAME_WINDOW - 4
     assert game.outcome() == Outcome(None, "the same position occurred three times")

@@ -37,7 +37,7 @@
 ;
 ; Repetition: rep_key_lo/hi[0..s_rep_top] are the keys of the positions
 ; (the game's last <= GAME_WINDOW positions, then the search path; the
-; current position last), bit (i & 7) of rep_check[i >> 3] says whether the
+; current position last), bit 7 (REP_CHECK) of rep_info[i] says whether the
 ; side to move was in check there.
 ;
 ; Locals: the bytes that carry a value from one routine to another (rv,
@@ -65,7 +65,7 @@
 ; Searches the position for the side to move (reference Searcher.run()).
 ; Input:
 ;   the position, loaded with eng_load (or reached by eng_make from one);
-;   rep_key_lo/hi[0..s_rep_top] and rep_check: the keys and in-check bits of
+;   rep_key_lo/hi[0..s_rep_top] and rep_info: the keys and in-check bits of
 ;     the last <= GAME_WINDOW positions of the game, the current one last
 ;     (index s_rep_top);
 ;   A = level index (0 = weakest, < LEVEL_COUNT);

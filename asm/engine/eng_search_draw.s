@@ -3,7 +3,7 @@
 ; side to move has no legal move; reference _draw_score) and the
 ; repetition ring's in-check bits (rep_check_bit; also read by
 ; game_rules.s).  ab_node pushes the search path onto the ring (its
-; push_history step, with rep_byte / rep_mask).
+; push_history step).
 
 .include "global.inc"
 .include "eng.inc"
@@ -14,35 +14,17 @@
 ; 1 << i
 bit_mask:
   .byte $01, $02, $04, $08, $10, $20, $40, $80
-; entry i of the repetition ring: its rep_check byte (i >> 3) and bit mask
-rep_byte:
-  .repeat REP_RING_ENTRIES, i
-  .byte i >> 3
-  .endrepeat
-rep_mask:
-  .repeat REP_RING_ENTRIES, i
-  .byte 1 << (i & 7)
-  .endrepeat
 
 .segment "ENGINE_CODE"
 
 ;;
-; Z = 0 when bit Y of rep_check is set (ring entry Y: the side to move
-; was in check there).  Clobbers A, X.
+; Z = 0 when ring entry Y has its REP_CHECK bit (rep_info: the side to move
+; was in check there); A = that bit.  X and Y kept.  6 cycles + jsr/rts.
 .proc rep_check_bit
-  tya
-  and #7
-  tax
-  tya
-  lsr a
-  lsr a
-  lsr a
-  tay
-  lda rep_check,y
-  and bit_mask,x
+  lda rep_info,y
+  and #REP_CHECK
   rts
 .endproc
-
 ;;
 ; The game's end rules at a node with ply > 0 (reference _draw_score), in
 ; the game's order: a repetition (perpetual check or a draw), then the
@@ -131,17 +113,12 @@ walk:
   sec
   sbc jj
   tay
-  jsr rep_check_bit
-  bne :+
+  lda rep_info,y       ; REP_CHECK is bit 7
+  bmi :+
   lda #0
   sta opp
-: lda n
-  sec
-  sbc jj
-  tay
-  dey
-  jsr rep_check_bit
-  bne :+
+: lda rep_info-1,y     ; Y >= 1: n - jj - 1 >= n - k + 1
+  bmi :+
   lda #0
   sta stm
 : inc jj

@@ -415,14 +415,9 @@ count:
   sta rep_key_lo,y
   lda eng_key+1
   sta rep_key_hi,y
-  lda rep_mask,y
-  ldx rep_byte,y
-  bcs :+
-  eor #$FF
-  and rep_check,x
-  bcc :++              ; always
-: ora rep_check,x
-: sta rep_check,x
+  lda #0
+  ror a                ; REP_CHECK (bit 7) = C
+  sta rep_info,y
   ldx eng_ply
   dex
   lda s_flags,x

@@ -12,14 +12,16 @@
 ; back and reloads with eng_load.  That is independent of the piece slots,
 ; which eng_search renumbers (Position.rebuild) at every search.
 ;
-; The repetition ring rep_key_lo/hi[0..game_rep_top] with the check bits in
-; rep_check holds the last <= GAME_WINDOW positions of the game, the current
-; one last: exactly what reference Game keeps in pos.keys[-64:] /
-; pos.checks[-64:].  When it is full, the oldest entry drops out.  A take-back
+; The repetition ring rep_key_lo/hi[0..game_rep_top] with rep_info (the
+; check bit REP_CHECK and the destination, 0-89, of the ply that led to the
+; entry: the perpetual-chase judgement's record, game_chase.s) holds the
+; last <= GAME_WINDOW positions of the game, the current one last: exactly
+; what reference Game keeps in pos.keys[-GAME_WINDOW:] /
+; pos.checks[-GAME_WINDOW:].  When it is full, the oldest entry drops out.  A take-back
 ; drops the newest; if the ring had already dropped old entries, those are
 ; not restored (the reference's replay would have them): a repetition more
-; than 64 - (plies taken back) positions back after a take-back in a game of
-; over 64 positions since the last capture is the one case the two can differ.
+; than GAME_WINDOW - (plies taken back) positions back after a take-back in a game of
+; over GAME_WINDOW positions since the last capture is the one case the two can differ.
 
 .include "global.inc"
 .include "engine/eng.inc"
@@ -66,17 +68,14 @@
   sta game_last_from
   sta game_last_to
   sta game_captured
-  ldx #(GAME_WINDOW + 7) / 8 - 1
-@bits:
-  sta rep_check,x
-  dex
-  bpl @bits
   lda eng_side
   jsr eng_in_check       ; C = 1 in check
   lda #0
   rol a
   sta game_check
-  sta rep_check          ; entry 0's bit (bit_mask: bit 0)
+  lsr a                  ; C = in check, A = 0
+  ror a                  ; REP_CHECK (bit 7) = C; no ply led to entry 0
+  sta rep_info
   lda eng_key
   sta rep_key_lo
   lda eng_key+1
@@ -217,33 +216,27 @@ mk_to   = local+1
 .endproc
 
 ;;
-; Appends the current key and check state (game_check) to the ring,
-; dropping the oldest entry when GAME_WINDOW are held.
-; Clobbers A, X, Y.
+; Appends the current key, check state (game_check) and the destination of
+; the ply that led to it (game_last_to) to the ring, dropping the oldest
+; entry when GAME_WINDOW are held.
+; Clobbers A, X, Y.  Cycles: about 60 (1,500 when the ring is full and shifts).
 .proc game_push_ring
   ldx game_rep_top
   cpx #GAME_WINDOW - 1
   bcc @room
-  ; full: entries 1..63 move down one place; the check bits (a 64-bit
-  ; little-endian number) shift right by one
+  ; full: entries 1..GAME_WINDOW-1 move down one place
   ldx #0
 @shift:
   lda rep_key_lo+1,x
   sta rep_key_lo,x
   lda rep_key_hi+1,x
   sta rep_key_hi,x
+  lda rep_info+1,x
+  sta rep_info,x
   inx
   cpx #GAME_WINDOW - 1
   bne @shift
-  ldx #GAME_WINDOW / 8 - 1
-  lsr rep_check,x
-@bits:
-  dex                    ; DEX and BMI keep the carry
-  bmi @shifted
-  ror rep_check,x
-  jmp @bits
-@shifted:
-  ldx #GAME_WINDOW - 2   ; the new entry goes to 63
+  dex                    ; the new entry goes to GAME_WINDOW - 1
 @room:
   inx
   stx game_rep_top
@@ -251,27 +244,16 @@ mk_to   = local+1
   sta rep_key_lo,x
   lda eng_key+1
   sta rep_key_hi,x
-  txa
-  and #7
-  tay
-  txa
-  lsr a
-  lsr a
-  lsr a
-  tax                    ; X = byte, Y = bit
-  lda bit_mask,y
-  ldy game_check
-  bne @set
-  eor #$FF
-  and rep_check,x
-  sta rep_check,x
-  rts
-@set:
-  ora rep_check,x
-  sta rep_check,x
+  ldy game_last_to
+  lda game_check
+  lsr a                  ; C = in check
+  lda sq90_red,y         ; the ply's destination, 0-89
+  bcc @store
+  ora #REP_CHECK
+@store:
+  sta rep_info,x
   rts
 .endproc
-
 ;;
 ; Takes back the last ply played (reference Game.undo(1)).
 ; Output: C = 1 and nothing changes if the record is empty; else C = 0,
@@ -351,14 +333,17 @@ to90 = local+13
 ; The game's state after the last move (reference Game.outcome), in order:
 ; no legal move loses (checkmate or stalemate); a threefold repetition
 ; since the last capture within the ring is lost by a side that checked with
-; every move since the first occurrence while the other did not, else
-; drawn; 120 plies without a capture are drawn.
+; every move since the first occurrence while the other did not; when
+; neither did, by a side that chased a piece with every move while the
+; other did not (game_chase); else drawn; 120 plies without a capture are
+; drawn.
 ; Output: A = GAME_ONGOING (0), GAME_CHECKMATE, GAME_STALEMATE,
-;   GAME_PERPETUAL, GAME_REPETITION or GAME_DRAW_60; X = the winner
-;   (0 Red, 1 Black, GAME_NO_WINNER).  As a side effect, game_gen_legal's
-;   list of legal moves (A = game_nmoves).
-; Uses local+0..15.  Clobbers A, X, Y.
-; Cycles: game_gen_legal's, plus at most about 3,000 for the ring.
+;   GAME_PERPETUAL, GAME_PERPETUAL_CHASE, GAME_REPETITION or GAME_DRAW_60;
+;   X = the winner (0 Red, 1 Black, GAME_NO_WINNER).  As a side effect,
+;   game_gen_legal's list of legal moves (A = game_nmoves).
+; Uses local+0..15 (and chase_ram for a chase).  Clobbers A, X, Y.
+; Cycles: game_gen_legal's, plus at most about 3,000 for the ring, plus a
+;   perpetual-chase judgement's (game_chase) when a repetition is found.
 .proc game_outcome
 n       = local+14       ; index of the current position in the ring
 k       = local+15       ; plies back
@@ -439,6 +424,21 @@ flags   = local+10       ; mover_all, other_all
   beq @mover_perpetual
   cmp #1
   beq @other_perpetual
+  cmp #3
+  beq @draw              ; both checked throughout
+  lda n                  ; neither: a perpetual chase?
+  ldx k
+  jsr game_chase         ; A: 1 Red chased, 2 Black chased, 0 or 3 neither
+  ldx #SIDE_BLACK        ; Red chased: Black wins
+  cmp #1
+  beq @chase
+  ldx #SIDE_RED
+  cmp #2
+  bne @draw
+@chase:
+  lda #GAME_PERPETUAL_CHASE
+  rts
+@draw:
   lda #GAME_REPETITION
   ldx #GAME_NO_WINNER
   rts

@@ -1062,8 +1062,8 @@ zh_winner_lo:           ; ui_winner: 0 Red, 1 Black, 2 none
 zh_winner_hi:
   .hibytes zht_red_wins, zht_black_wins, zht_draw
 zh_reason_lo:           ; ui_result - 1
-  .lobytes zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_resigned, zht_limit
+  .lobytes zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_chase, zht_resigned, zht_limit
 zh_reason_hi:
-  .hibytes zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_resigned, zht_limit
-.assert GAME_CHECKMATE = 1 && UI_RESULT_RESIGN = 6 && UI_RESULT_LIMIT = 7, error, "zh_reason order"
+  .hibytes zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_chase, zht_resigned, zht_limit
+.assert GAME_CHECKMATE = 1 && GAME_PERPETUAL_CHASE = 6 && UI_RESULT_RESIGN = 7 && UI_RESULT_LIMIT = 8, error, "zh_reason order"
 .assert GAME_NO_WINNER = 2, error, "zh_winner order"

@@ -43,9 +43,9 @@ T_GAME       = 10
 T_RESUME     = 11        ; the pause menu: T_RESUME + item
 T_RED_WINS   = 16        ; + winner (0 Red, 1 Black, 2 draw)
 T_CHECKMATE  = 19        ; + result - 1 (GAME_CHECKMATE .. UI_RESULT_RESIGN)
-T_NOTATION   = 26        ; + ui_notation: the title's notation choices
-; T_SOLVED, T_FAILED (28, 29): global.inc (ui_puzzle.s)
-T_ALL_ZH     = 30        ; the notation item's ALL CHINESE (notation_choice 2)
+T_NOTATION   = 27        ; + ui_notation: the title's notation choices
+; T_SOLVED, T_FAILED (29, 30): global.inc (ui_puzzle.s)
+T_ALL_ZH     = 31        ; the notation item's ALL CHINESE (notation_choice 2)
 PAUSE_ITEMS  = 5
 
 PANEL_ROW_VRAM = NAMETABLE_0 + PANEL_LEFT_COL
@@ -750,6 +750,7 @@ t_stalemate:  RESULT_TEXT 1, "   STALEMATE   "
 t_perpetual:  RESULT_TEXT 1, "PERPETUAL CHECK"
 t_repetition: RESULT_TEXT 1, "  REPETITION   "
 t_sixty:      RESULT_TEXT 1, "   60 MOVES    "
+t_chase:      RESULT_TEXT 1, "PERPETUAL CHASE"
 t_resigned:   RESULT_TEXT 1, "  RESIGNATION  "
 t_limit:      RESULT_TEXT 1, "  MOVE LIMIT   "
 NOTATION_VALUE_VRAM = TITLE_VALUE_VRAM + 4 * 32
@@ -763,17 +764,17 @@ text_lo:
   .lobytes t_p1_red, t_p1_black, t_p2, t_p2_turn, t_to_move, t_check, t_clock
   .lobytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
   .lobytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
-  .lobytes t_repetition, t_sixty, t_resigned, t_limit, t_chinese, t_iccs, t_solved, t_failed
+  .lobytes t_repetition, t_sixty, t_chase, t_resigned, t_limit, t_chinese, t_iccs, t_solved, t_failed
   .lobytes t_all_zh
 text_hi:
   .hibytes t_p1_red, t_p1_black, t_p2, t_p2_turn, t_to_move, t_check, t_clock
   .hibytes t_move, t_over, t_demo, t_game, t_resume, t_takeback, t_hint, t_resign, t_new_game
   .hibytes t_red_wins, t_black_wins, t_draw, t_checkmate, t_stalemate, t_perpetual
-  .hibytes t_repetition, t_sixty, t_resigned, t_limit, t_chinese, t_iccs, t_solved, t_failed
+  .hibytes t_repetition, t_sixty, t_chase, t_resigned, t_limit, t_chinese, t_iccs, t_solved, t_failed
   .hibytes t_all_zh
 .assert text_hi - text_lo = T_ALL_ZH + 1, error, "text table and T_* ids differ"
 .assert T_NOTATION = T_CHECKMATE + UI_RESULT_LIMIT, error, "the notation texts follow the results"
 .assert T_SOLVED = T_NOTATION + 2 && T_FAILED = T_SOLVED + 1, error, "the puzzle texts follow the notation's"
 .assert UI_NOTATION_ZH = 0 && UI_NOTATION_ICCS = 1, error, "t_chinese, t_iccs order"
-.assert GAME_CHECKMATE = 1 && GAME_DRAW_60 = 5 && UI_RESULT_RESIGN = 6 && UI_RESULT_LIMIT = 7, error, "result texts order"
+.assert GAME_CHECKMATE = 1 && GAME_DRAW_60 = 5 && GAME_PERPETUAL_CHASE = 6 && UI_RESULT_RESIGN = 7 && UI_RESULT_LIMIT = 8, error, "result texts order"
 

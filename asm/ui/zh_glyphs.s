@@ -11,7 +11,7 @@
 ;   then its bottom tile row.
 
 .export zh_glyph_bits, zh_cell_tile
-.export zht_resume, zht_takeback, zht_hint, zht_resign, zht_new_game, zht_red_wins, zht_black_wins, zht_draw, zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_resigned, zht_limit, zht_red_to_move, zht_black_to_move, zht_check, zht_game_over
+.export zht_resume, zht_takeback, zht_hint, zht_resign, zht_new_game, zht_red_wins, zht_black_wins, zht_draw, zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_resigned, zht_limit, zht_red_to_move, zht_black_to_move, zht_check, zht_game_over, zht_chase
 
 .segment "UI_DATA"
 zh_glyph_bits:
@@ -149,6 +149,8 @@ zh_glyph_bits:
   .byte $1F,$01,$3F,$01,$01,$00,$00,$00,$F0,$80,$FC,$80,$80,$00,$00,$00
   .byte $00,$00,$0C,$0C,$15,$35,$1B,$0C,$00,$00,$C0,$F8,$B0,$70,$60,$B0  ; 66 终
   .byte $15,$0B,$03,$3E,$00,$00,$00,$00,$98,$6C,$00,$E0,$30,$00,$00,$00
+  .byte $00,$00,$0C,$0D,$0D,$3D,$0D,$0D,$00,$00,$00,$F8,$98,$98,$F8,$58  ; 67 捉
+  .byte $1C,$2D,$0D,$0B,$1F,$00,$00,$00,$60,$78,$60,$E0,$7C,$00,$00,$00
 ; the texts of the Chinese language: count, glyph numbers
 zht_resume: .byte 2,38,39  ; 继续
 zht_takeback: .byte 2,40,41  ; 悔棋
@@ -169,9 +171,10 @@ zht_red_to_move: .byte 4,48,63,64,41  ; 红方走棋
 zht_black_to_move: .byte 4,50,63,64,41  ; 黑方走棋
 zht_check: .byte 2,31,65  ; 将军
 zht_game_over: .byte 2,66,47  ; 终局
+zht_chase: .byte 2,55,67  ; 长捉
 zh_cell_tile:
   .byte $01,$02,$03,$04,$05,$06,$07,$08,$09,$0A,$0B,$0C,$0D,$0E,$0F,$10  ; slot 0
   .byte $11,$12,$13,$14,$15,$16,$17,$18,$19,$1A,$1B,$1C,$1D,$1E,$1F,$98  ; slot 1
   .byte $99,$9A,$9B,$9C,$9D,$9E,$9F,$E7,$E8,$E9,$EA,$EB,$EC,$ED,$EE,$EF  ; slot 2
   .byte $F0,$F1,$F2,$F3,$F4,$F5,$F6,$F7,$F8,$F9,$FA,$FB,$FC,$FD,$FE,$FF  ; slot 3
-.assert zht_resume - zh_glyph_bits = 67 * 32, error, "glyph table size"
+.assert zht_resume - zh_glyph_bits = 68 * 32, error, "glyph table size"

@@ -24,6 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+# a rook chasing a cannon to the third occurrence (tests/data/chase_suite.yaml issue_example)
+CHASE_FEN = "5k3/9/7c1/R8/9/9/9/9/9/3K5 w"
+CHASE_MOVES = tuple("a6a7 h7h8 a7a8 h8h7 a8a7 h7h8 a7a8 h8h7 a8a7".split())
 START_NO_CLOCK = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -"
 MATED = "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b - - 0 1"       # Black to move, checkmated
 
@@ -429,6 +432,12 @@ CASES: list[Case] = [
     C("rom-suite-not-utf8", "tools.romengine perft-suite s.txt", 2, "s.txt:1: not UTF-8",
       edits=(Write("s.txt", b"\xff\n"),)),
     C("rom-eval-set", ("tools.romsearch", "eval", START, "--set", "fancy"), 2, "unknown weight set 'fancy'"),
+    C("rom-result-illegal-move", ("tools.romengine", "result", CHASE_FEN, "--moves", "a6a7", "h7g8"), 2,
+      "move 2 of --moves", "h7g8"),
+    C("rom-result-after-the-end", ("tools.romengine", "result", CHASE_FEN, "--moves", *CHASE_MOVES, "h7h8"), 2,
+      "move 10 of --moves ('h7h8'): the game is over after move 9", "Red chased a piece perpetually"),
+    C("rom-result-bad-fen", ("tools.romengine", "result", "5k3/9/7c1/R8/9/9/9/9/9/3K5 x"), 2,
+      "side to move must be 'w' or 'b'"),
     # ---- play, the web site, the tuning matches, the memory map -------------------------------
     C("play-rom-truncated", "tools.play --headless --rom t.nes", 1, "t.nes: 1000 bytes, the header needs",
       edits=(Copy("t.nes", src="rom/xiangqi.nes", size=1000),)),

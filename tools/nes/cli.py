@@ -5,10 +5,11 @@
     python -m tools.romengine search ... / eval ...    (the same as tools.romsearch)
     python -m tools.romsearch search "<FEN>" --level NAME [--moves m1 ...] [--seed N]
     python -m tools.romsearch eval "<FEN>" [--set NAME] [--moves m1 ...]
+    python -m tools.romengine result "<FEN>" [--moves m1 ...]   (the cartridge's game_outcome)
     python -m tools.romengine uci | ucci    (an engine for xiangqi GUIs: tools/nes/protocol.py)
 
 Same output and exit codes as `python -m reference_py perft / perft-suite /
-search`, plus the 6502 cycles spent (on stderr for `perft`, at the end of
+search / result`, plus the 6502 cycles spent (on stderr for `perft`, at the end of
 each suite line, `cycles` and `seconds` (NES time) in the search's JSON).
 Errors: one line on stderr starting `error:`, exit status 2 (bad input) or
 1 (a failed check or a fault of the 6502 code): reference_py/cli.py's
@@ -22,12 +23,17 @@ import sys
 import time
 from pathlib import Path
 
+from reference_py.__main__ import ONGOING
 from reference_py.board import move_iccs
 from reference_py.cli import SEED_MAX, UsageError, game_position, parse_suite, run_cli, seed_arg
 from reference_py.fen import parse_fen
+from reference_py.notation import NotationError, parse_move
+from reference_py.pgn import result_of
+from reference_py.rules import Game
 from reference_py.search import level_by_name, levels
 from tools.nes.cartridge import CartridgeError
 from tools.nes.engine import RomEngine
+from tools.nes.game import RomGame, outcome_words
 from tools.nes.guards import Fault
 from tools.nes.linkmap import LinkMapError
 from tools.nes.search import RomSearch
@@ -78,6 +84,39 @@ def cmd_perft_suite(args: argparse.Namespace, eng: RomEngine) -> int:
         failed += not ok
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- result
+def rom_result(fen: str, moves: list[str] | None, rom: RomGame | None = None) -> dict[str, str]:
+    """The cartridge's verdict after `moves` from `fen`: game_play plays
+    each move and game_outcome judges (checkmate, perpetual check and
+    chase, repetition, the 60-move rule), as `python -m reference_py
+    result` does with reference_py.rules.  The reference parses the moves
+    (ICCS or WXF) and names a bad one; a move after the end of the game, as
+    the cartridge judges it, is refused with the reference's words."""
+    game = Game(fen)
+    rom = rom or RomGame()
+    rom.setup(game.pos)
+    for i, text in enumerate(moves or [], 1):
+        over = outcome_words(*rom.outcome())
+        if over is not None:
+            raise UsageError(f"move {i} of --moves ('{text}'): the game is over "
+                             f"{'at the start' if i == 1 else f'after move {i - 1}'}: {over.describe()}")
+        try:
+            move = parse_move(game.pos, text)
+        except NotationError as exc:
+            raise UsageError(f"move {i} of --moves: {exc}") from None
+        if not rom.find(move):
+            raise UsageError(f"move {i} of --moves ('{text}'): not among the cartridge's legal moves")
+        rom.play(move)
+        game.play(move)
+    result, reason = result_of(outcome_words(*rom.outcome()), unfinished=ONGOING)
+    return {"result": result, "reason": reason}
+
+
+def cmd_result(args: argparse.Namespace) -> int:
+    print(json.dumps(rom_result(args.fen, args.moves), ensure_ascii=False))
+    return 0
 
 
 # ---------------------------------------------------------------- search / eval
@@ -131,8 +170,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- entry points
 def engine_main(argv: list[str] | None = None) -> int:
-    """`python -m tools.romengine`: perft, perft-suite, and search / eval
-    (so the ROM's driver has the reference's full command line)."""
+    """`python -m tools.romengine`: perft, perft-suite, result, and search /
+    eval (so the ROM's driver has the reference's full command line)."""
     p = argparse.ArgumentParser(prog="python -m tools.romengine",
                                 description="The ROM's 6502 engine under py65 (same commands as reference_py)")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -145,6 +184,10 @@ def engine_main(argv: list[str] | None = None) -> int:
     s.add_argument("--max-depth", type=int, default=0)
     s.set_defaults(func=lambda a: cmd_perft_suite(a, RomEngine()))
     add_search_commands(sub)
+    s = sub.add_parser("result", help="the game's result after the moves, by the cartridge's rules (JSON)")
+    s.add_argument("fen")
+    s.add_argument("--moves", nargs="*", default=[])
+    s.set_defaults(func=cmd_result)
     for name, proto in (("uci", "UCI (as Pikafish and Fairy-Stockfish speak it)"),
                         ("ucci", "UCCI (as ElephantEye speaks it)")):
         s = sub.add_parser(name, help=f"the cartridge's engine talking {proto} on stdin/stdout, for a GUI")

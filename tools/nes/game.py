@@ -18,13 +18,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from reference_py.position import Position  # noqa: E402
-from reference_py.rules import GAME_WINDOW, PERPETUAL_CHASE  # noqa: E402
+from reference_py.rules import PERPETUAL_CHASE, SIDE_NAME, Outcome  # noqa: E402
 from tools.nes.engine import RomEngine  # noqa: E402
 from tools.rom.files import MAP, ROM  # noqa: E402
 
 # game_outcome's results (A), by the name the build exports them under
 OUTCOMES = {"GAME_ONGOING": None, "GAME_CHECKMATE": "checkmate", "GAME_STALEMATE": "stalemate",
-            "GAME_PERPETUAL": "perpetual", "GAME_REPETITION": "repetition", "GAME_DRAW_60": "60 moves"}
+            "GAME_PERPETUAL": "perpetual", "GAME_PERPETUAL_CHASE": "perpetual chase",
+            "GAME_REPETITION": "repetition", "GAME_DRAW_60": "60 moves"}
 
 
 def reference_outcome(outcome) -> tuple[str | None, int | None]:
@@ -32,14 +33,29 @@ def reference_outcome(outcome) -> tuple[str | None, int | None]:
     if outcome is None:
         return None, None
     r = outcome.reason
-    # "perpetual chase" is no game_outcome code of the ROM yet: a reference
-    # verdict of perpetual chase never equals a ROM outcome
     for key, name in (("checkmate", "checkmate"), ("stalemate", "stalemate"),
                       (PERPETUAL_CHASE, "perpetual chase"), ("perpetual check", "perpetual"),
                       ("three times", "repetition"), ("60 moves", "60 moves")):
         if key in r:
             return name, outcome.winner
     raise ValueError(f"unknown outcome reason {r!r}")
+
+
+def outcome_words(name: str | None, winner: int | None) -> Outcome | None:
+    """The reference's Outcome for a game_outcome verdict (OUTCOMES value,
+    winner): the same reason in the same words, so that the ROM's verdict
+    prints as `python -m reference_py result` prints the reference's."""
+    if name is None:
+        return None
+    loser = None if winner is None else winner ^ 1
+    reasons = {"checkmate": "checkmate", "stalemate": "stalemate (the side without a move loses)",
+               "repetition": "the same position occurred three times",
+               "60 moves": "60 moves (120 plies) without a capture"}
+    if name == "perpetual":
+        return Outcome(winner, f"{SIDE_NAME[loser]} gave perpetual check")
+    if name == "perpetual chase":
+        return Outcome(winner, f"{SIDE_NAME[loser]} {PERPETUAL_CHASE}")
+    return Outcome(winner, reasons[name])
 
 
 class RomGame(RomEngine):
@@ -75,7 +91,7 @@ class RomGame(RomEngine):
         self.write("game_ply", [0, 0])
         self.write("rep_key_lo", [pos.key & 0xFF])
         self.write("rep_key_hi", [pos.key >> 8])
-        self.write("rep_check", [1 if pos.in_check(pos.side) else 0] + [0] * 7)
+        self.write("rep_info", [0x80 if pos.in_check(pos.side) else 0])
 
     def legal(self) -> list[int]:
         self._call("game_gen_legal")
@@ -109,6 +125,12 @@ class RomGame(RomEngine):
         """The repetition ring: keys and check flags, oldest first."""
         n = self.byte("game_rep_top") + 1
         lo, hi = self.read("rep_key_lo", n), self.read("rep_key_hi", n)
-        bits = self.read("rep_check", (GAME_WINDOW + 7) // 8)
-        return ([l | (h << 8) for l, h in zip(lo, hi)],
-                [bool(bits[i >> 3] >> (i & 7) & 1) for i in range(n)])
+        info = self.read("rep_info", n)
+        return ([l | (h << 8) for l, h in zip(lo, hi)], [bool(b & 0x80) for b in info])
+
+    def ring_destinations(self) -> list[int]:
+        """The destination (0-89, rank * 9 + file) of the ply that led to
+        each ring entry, oldest first (entry 0's is meaningless when it is
+        the game's first position)."""
+        n = self.byte("game_rep_top") + 1
+        return [b & 0x7F for b in self.read("rep_info", n)]

@@ -28,7 +28,8 @@ from tools.nes.memory import NamedMemory
 # The cartridge's game_outcome codes (asm/global.inc GAME_*, UI_RESULT_RESIGN),
 # by the name of the build's export, and how each ends a game in words.
 ENDINGS = {"GAME_CHECKMATE": "checkmate", "GAME_STALEMATE": "stalemate (the side without a move loses)",
-           "GAME_PERPETUAL": "perpetual check", "GAME_REPETITION": "the same position occurred three times",
+           "GAME_PERPETUAL": "perpetual check", "GAME_PERPETUAL_CHASE": "perpetual chase",
+           "GAME_REPETITION": "the same position occurred three times",
            "GAME_DRAW_60": "60 moves (120 plies) without a capture", "UI_RESULT_RESIGN": "resignation"}
 
 

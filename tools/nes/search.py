@@ -10,8 +10,8 @@ contract):
   1. eng_load the position (any slot order: eng_search rebuilds it);
   2. the repetition history: the keys and in-check flags of the game's last
      GAME_WINDOW positions (reference Position.keys / checks, the current
-     position last) into rep_key_lo / rep_key_hi / rep_check (bit i & 7 of
-     byte i >> 3), and the index of the current position into s_rep_top;
+     position last) into rep_key_lo / rep_key_hi / rep_info (REP_CHECK, bit
+     7: in check), and the index of the current position into s_rep_top;
   3. the seed into s_lfsr, then eng_search with A = the level's index.
 Results: s_res_from / s_res_to (PV, s_res_pvlen moves; 0 = no legal move),
 s_res_score, s_res_depth, s_nodes.  The command line (`python -m
@@ -110,11 +110,7 @@ class RomSearch(RomEngine):
         checks = pos.checks[-GAME_WINDOW:] or [pos.in_check(pos.side)]
         self.write("rep_key_lo", [k & 0xFF for k in keys])
         self.write("rep_key_hi", [k >> 8 for k in keys])
-        bits = [0] * ((len(keys) + 7) // 8)
-        for i, c in enumerate(checks):
-            if c:
-                bits[i >> 3] |= 1 << (i & 7)
-        self.write("rep_check", bits)
+        self.write("rep_info", [0x80 if c else 0 for c in checks])
         self.write("s_rep_top", [len(keys) - 1])
 
     def settled(self) -> bool:

@@ -113,8 +113,9 @@ ZH_RED_PIECES = "帅仕相马车炮兵"
 ZH_BLACK_PIECES = "将士象马车炮卒"
 # The game's texts when the language is Chinese (ui_lang): the pause menu,
 # the winner and the reason of the end, the side to move and check, the
-# end of the game (asm/ui/panel_zh.s), after the move
-# list's glyphs; a character already there (将, 六) is not repeated.
+# end of the game, perpetual chase's reason (last: the glyph numbers of the
+# others stay) (asm/ui/panel_zh.s), after the move list's glyphs; a
+# character already there (将, 六) is not repeated.
 ZH_TEXTS = [
     ("resume", "继续"), ("takeback", "悔棋"), ("hint", "提示"), ("resign", "认输"), ("new_game", "新局"),
     ("red_wins", "红胜"), ("black_wins", "黑胜"), ("draw", "和棋"),
@@ -122,6 +123,7 @@ ZH_TEXTS = [
     ("sixty", "六十回合"), ("resigned", "认输"), ("limit", "限着"),
     ("red_to_move", "红方走棋"), ("black_to_move", "黑方走棋"), ("check", "将军"),
     ("game_over", "终局"),
+    ("chase", "长捉"),
 ]
 _ZH_LIST = ZH_NUMERALS + ZH_DIGITS + ZH_ACTIONS + ZH_TANDEMS + ZH_RED_PIECES + ZH_BLACK_PIECES
 ZH_UI = "".join(dict.fromkeys(ch for _, text in ZH_TEXTS for ch in text if ch not in _ZH_LIST))

@@ -85,13 +85,16 @@ def ram_comments(ram_s: Path = RAM_S) -> dict[str, str]:
     return out
 
 
-def ram_aliases(ram_s: Path = RAM_S) -> dict[str, list[tuple[str, str]]]:
-    """{variable: [(alias, purpose), ...]} from ram.s lines `alias = variable ; purpose`."""
-    out: dict[str, list[tuple[str, str]]] = {}
+def ram_aliases(ram_s: Path = RAM_S) -> dict[str, list[tuple[str, int, str]]]:
+    """{variable: [(alias, offset, purpose), ...]} from ram.s lines
+    `alias = variable ; purpose` or `alias = variable + offset ; purpose`
+    (a decimal offset: scratch that shares the tail of a bigger array)."""
+    out: dict[str, list[tuple[str, int, str]]] = {}
     for line in Path(ram_s).read_text().splitlines():
-        mt = re.match(r"^(\w+)\s*=\s*(\w+)\s*;?\s*(.*)$", line)
+        mt = re.match(r"^(\w+)\s*=\s*(\w+)(?:\s*\+\s*(\d+))?\s*;?\s*(.*)$", line)
         if mt:
-            out.setdefault(mt.group(2), []).append((mt.group(1), mt.group(3).strip()))
+            out.setdefault(mt.group(2), []).append(
+                (mt.group(1), int(mt.group(3) or 0), mt.group(4).strip()))
     return out
 
 
@@ -123,14 +126,15 @@ NOTES = """## How the RAM is laid out
   score), the undo entries of each ply made (`ENG_PLIES` of each), the
   search's alpha and move index per ply and `ply_first`.
 * Page 1 starts with the engine's per-ply data (`s_killers`, `s_flags`, the
-  search's scalars, `rep_key_lo`, the ring's check bits, the futility lows),
+  search's scalars, `rep_key_lo`, the PV, the futility lows),
   then the UI's game record, sound and screen variables and `bank_cur`; its
   last 64 bytes are the hardware stack.  The engine, called at the main
   loop's depth, stays above `ENGINE_STACK_FLOOR`; the 16 bytes below it are
   the main loop's far call into the engine's bank and the NMI's.
 * Page 2 is the shadow OAM (OAM DMA needs a whole page).
 * Page 3 holds the VRAM queue and the attribute shadow, then the engine's
-  `rep_key_hi`, the PV and the search's result, and the futility highs.
+  `rep_key_hi`, `rep_info` (the ring's check bits and each ply's
+  destination), the search's result, and the futility highs.
 * Pages 4-7 hold the board (page-aligned, so `board,x` never crosses a
   page), the move stack (`ms_from`, `ms_to`, `ms_key`), the history table
   and the search's per-ply bytes, node counter and LFSR.
@@ -241,8 +245,9 @@ def render(map_path: Path = MAP) -> str:
         raise ValueError(f"{RAM_S}: an alias names {', '.join(unknown)}, which is not a RAM label of the build")
     for v in rows:
         lines.append(f"| ${v['address']:04X} | {v['size']} | `{v['name']}` | {v['owner']} | {v['purpose']} |")
-        for name, purpose in aliases.get(v["name"], []):
-            lines.append(f"| ${v['address']:04X} | | `{name}` = `{v['name']}` | {v['owner']} | {purpose} |")
+        for name, offset, purpose in aliases.get(v["name"], []):
+            target = f"`{v['name']}`" + (f" + {offset}" if offset else "")
+            lines.append(f"| ${v['address'] + offset:04X} | | `{name}` = {target} | {v['owner']} | {purpose} |")
     return "\n".join(lines) + "\n\n" + NOTES
 
 

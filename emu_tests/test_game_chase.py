@@ -1,0 +1,220 @@
+"""The cartridge's perpetual-chase judgement (asm/game/game_chase.s, called
+by game_outcome) against reference_py.rules / reference_py.chase, under py65.
+
+Every case of tests/data/chase_suite.yaml, then seeded random shuttles (each
+side moving one or two pieces to and fro until a position occurs three
+times) from the suite's positions and from games 20-40 random plies into
+the opening, and chase_attacks on bench/middlegames.fen: the ROM's outcome
+must be the reference's at every ply, and its `python -m tools.romengine
+result` JSON the reference's.  The position, the legal-move list and the
+ring must be as before the judgement.  The judgement's cycles are measured
+(printed with -s) and bounded.
+"""
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reference_py.board import PAWN, move_from, move_to
+from reference_py.fen import START_FEN
+from reference_py.notation import parse_move
+from reference_py.chase import chase_attacks, move_chases
+from reference_py.fen import parse_fen
+from reference_py.rules import PERPETUAL_CHASE, Game
+from tests.chase_oracle import load
+from tools.nes.cli import rom_result
+from tools.nes.game import RomGame, reference_outcome
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = load()
+# A judgement walks at most GAME_WINDOW plies, two chase-attack sets each.
+MAX_JUDGEMENT_CYCLES = 3_000_000
+
+
+@pytest.fixture(scope="module")
+def rom(rom_path) -> RomGame:
+    return RomGame(rom_path, build=False)
+
+
+def play(rom: RomGame, game: Game, move: int) -> None:
+    rom.legal()
+    assert rom.find(move)
+    rom.play(move)
+    game.play(move)
+
+
+def judged(rom: RomGame, game: Game) -> tuple[tuple[str | None, int | None], int]:
+    """The ROM's outcome (checked against the reference's) and the cycles
+    of game_outcome beyond its legal-move generation."""
+    before = rom.state()
+    ring = rom.ring()
+    rom.cycles.pop("game_outcome", None)
+    got = rom.outcome()
+    cycles = rom.cycles["game_outcome"]
+    legal_after = [rom.mem[rom.a_ms_from + i] | (rom.mem[rom.a_ms_to + i] << 8)
+                   for i in range(rom.byte("game_nmoves"))]
+    assert got == reference_outcome(game.outcome()), game.moves
+    assert rom.state() == before                 # the walk back and forth restored it
+    assert rom.ring() == ring
+    assert sorted(legal_after) == sorted(game.pos.legal_moves())
+    rom.cycles.pop("game_gen_legal", None)
+    rom.legal()
+    return got, cycles - rom.cycles["game_gen_legal"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_suite_case(rom: RomGame, case: dict) -> None:
+    game = Game(case["fen"])
+    rom.setup(game.pos)
+    for text in case["moves"]:
+        judged(rom, game)
+        play(rom, game, parse_move(game.pos, text))
+    got, cycles = judged(rom, game)
+    print(f"{case['id']}: {got}, {cycles} cycles")
+    assert cycles < MAX_JUDGEMENT_CYCLES
+
+
+def test_result_command_matches_the_reference_on_the_suite(rom: RomGame) -> None:
+    for case in CASES:
+        assert rom_result(case["fen"], case["moves"], rom) == case["ours"], case["id"]
+
+
+def build_round(game: Game, rng: random.Random, pieces: int, chaser: int | None) -> list[int] | None:
+    """One round of a shuttle from `game`'s position: each side (alternating,
+    side to move first) moves `pieces` of its non-pawn pieces out one by
+    one, then back in the same order, so the round ends where it began.
+    The `chaser` side picks, when it can, moves that chase something
+    (reference move_chases), and its ways back must chase too.  None when a
+    side has no quiet move to make, a way back is not a legal quiet move or
+    the chaser's does not chase."""
+    pos = game.pos.copy()
+    me = pos.side
+    outs: dict[int, list[int]] = {0: [], 1: []}
+    line: list[int] = []
+    seq = [(s, i) for i in range(pieces) for s in (me, me ^ 1)]
+    for s, _i in seq:
+        used = {sq for m in outs[s] for sq in (move_from(m), move_to(m))}
+        quiet = [m for m in pos.legal_moves() if not pos.is_capture(m)
+                 and move_from(m) not in used and move_to(m) not in used
+                 and pos.piece_kind[(s << 4) | (pos.board[move_from(m)] & 0x0F)] != PAWN]
+        if s == chaser:
+            quiet = [m for m in quiet if move_chases(pos, m)] or quiet
+        if not quiet:
+            return None
+        m = rng.choice(quiet)
+        outs[s].append(m)
+        line.append(m)
+        pos.make(m)
+    for s, i in seq:
+        m = outs[s][i]
+        back = move_to(m) | (move_from(m) << 8)
+        if back not in pos.legal_moves() or pos.is_capture(back):
+            return None
+        if s == chaser and not move_chases(pos, back):
+            return None
+        line.append(back)
+        pos.make(back)
+    return line
+
+
+def shuttle_games(seed: int, count: int) -> list[tuple[str, list[int], object]]:
+    """`count` games (FEN, moves, the reference's final outcome) that end in
+    a threefold repetition reached by shuttling: a few random plies from a
+    suite position or from the start (a middlegame), then rounds of one or
+    two pieces a side to and fro.  About half of them are picked among the
+    reference's perpetual chases, the rest as they come."""
+    rng = random.Random(seed)
+    out: list[tuple[str, list[int], object]] = []
+    chases = 0
+    for _try in range(200 * count):
+        if len(out) >= count:
+            break
+        fen = rng.choice([c["fen"] for c in CASES] + [START_FEN] * 3)
+        game = Game(fen)
+        for _ in range(20 + rng.randrange(20) if fen == START_FEN else rng.randrange(4)):
+            moves = game.pos.legal_moves()
+            if not moves or game.outcome() is not None:
+                break
+            game.play(rng.choice(moves))
+        if game.outcome() is not None:
+            continue
+        line = build_round(game, rng, 1 + (rng.random() < 0.3), rng.choice((0, 1, None)))
+        if not line:
+            continue
+        for m in line * 3:
+            game.play(m)
+            if game.outcome() is not None:
+                break
+        over = game.outcome()
+        if over is None or "three times" not in over.reason and PERPETUAL_CHASE not in over.reason:
+            continue
+        is_chase = PERPETUAL_CHASE in over.reason
+        if not is_chase and chases < (len(out) + 1) // 2:
+            continue                                    # keep the chases about half
+        chases += is_chase
+        out.append((fen, game.moves, over))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_shuttles(rom: RomGame, seed: int) -> None:
+    games = shuttle_games(seed, 8)
+    assert len(games) == 8
+    worst, verdicts = 0, []
+    for fen, moves, over in games:
+        game = Game(fen)
+        rom.setup(game.pos)
+        for m in moves:
+            play(rom, game, m)
+            result, cycles = judged(rom, game)
+            worst = max(worst, cycles)
+        assert result == reference_outcome(over)
+        verdicts.append(result)
+    print(f"seed {seed}: {verdicts}, worst judgement {worst} cycles")
+    assert worst < MAX_JUDGEMENT_CYCLES
+    assert sum(v[0] == "perpetual chase" for v in verdicts) >= 3
+
+
+def test_random_shuttles_cover_both_sides() -> None:
+    """The shuttles reach both sides' perpetual chase and the draw (else
+    they would test little)."""
+    seen = {reference_outcome(over) for seed in range(4) for *_, over in shuttle_games(seed, 8)}
+    assert {("perpetual chase", 0), ("perpetual chase", 1), ("repetition", None)} <= seen, seen
+
+
+def test_chase_attacks_on_middlegames(rom: RomGame) -> None:
+    """chase_attacks, the judgement's building block, against the
+    reference's on bench/middlegames.fen, both sides (whichever is to move);
+    its cycles per set are printed (-s)."""
+    lines = (ROOT / "bench" / "middlegames.fen").read_text().splitlines()
+    fens = [ln.split(";")[0].strip() for ln in lines if ln.strip() and not ln.startswith("#")]
+    cycles = []
+    for fen in fens:
+        pos = parse_fen(fen)
+        rom.setup(pos)
+        rom.legal()                          # ms_top above the legal moves, as in game_outcome
+        for side in (0, 1):
+            cycles.append(rom.call("chase_attacks", a=side))
+            acc = rom.read("chase_ram", 6)
+            assert acc[4] | acc[5] << 8 == chase_attacks(pos, side), (fen, side)
+    assert len(cycles) == 80
+    print(f"chase_attacks: median {statistics.median(cycles):,.0f}, max {max(cycles):,} cycles")
+
+
+def test_result_command_line() -> None:
+    fen = "5k3/9/7c1/R8/9/9/9/9/9/3K5 w"
+    line = "a6a7 h7h8 a7a8 h8h7 a8a7 h7h8 a7a8 h8h7 a8a7".split()
+    run = subprocess.run([sys.executable, "-m", "tools.romengine", "result", fen, "--moves", *line],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == {"result": "0-1", "reason": "Red chased a piece perpetually"}
+    run = subprocess.run([sys.executable, "-m", "tools.romengine", "result", fen, "--moves", *line, "h7h8"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("error: move 10 of --moves ('h7h8'): the game is over after move 9")
