@@ -36,12 +36,12 @@ sq = local+13
   lda #SETUP_NO_BLACK_KING
   rts
 : ; the kings on one file with nothing between them (Red's is below)
+  jsr eng_compact         ; eng_load_buf: the board by rank*9+file
   ldx piece_sq+0          ; slot 0: Red's king, slot 16: Black's (eng_load's canonical slots)
   ldy piece_sq+16
   lda sq_file,x
   cmp sq_file,y
   bne @not_facing
-  jsr eng_compact         ; eng_load_buf: the board by rank*9+file
   lda sq90_red,y
   sta sq                  ; Black's king
   lda sq90_red,x
