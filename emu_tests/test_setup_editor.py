@@ -12,6 +12,8 @@
     with Black to move, the computer answers at once with the reference
     search's move (test_game_play.computer_reply); with two players a
     take-back goes back to the set-up position;
+  * with ALL CHINESE the menu, the side to move and a reason are glyphs
+    (read back through the build's glyph table);
   * a screenshot of the editor (emu_tests/screenshots/setup.png; with
     UPDATE_SCREENSHOTS=1 also docs/screenshots/setup.png, the README's).
 """
@@ -286,3 +288,44 @@ def test_editor_screenshot(rom_path):
         arr = np.asarray(img.convert("RGB"))
         if not DOCS_SHOT.exists() or not np.array_equal(np.asarray(Image.open(DOCS_SHOT).convert("RGB")), arr):
             img.save(DOCS_SHOT, optimize=True)
+
+
+def test_editor_in_chinese(rom_path):
+    """ALL CHINESE: the menu (开始 先后 初始 清空 退出), the side to move (红先 /
+    黑先) and a refusal's reason in glyphs, read back through the build's
+    glyph table (test_zh_texts.read_text); the game then starts with the
+    Chinese panel (黑方走棋 after Red's move)."""
+    from emu_tests.test_zh_texts import TEXT, choose_chinese, read_text, status
+    from tools.rom.art import MENU_ROW, PANEL_LEFT_COL, STATUS_MROW
+
+    con = power_on(rom_path)
+    choose_chinese(con)
+    while con.byte("ui_players") != TWO_PLAYERS:
+        con.press(RIGHT)
+    open_editor(con)
+    frame = con.step(1)
+    items = [read_text(con, frame, PANEL_LEFT_COL + 2, MENU_ROW - 1 + 2 * i, 2) for i in range(5)]
+    assert items == [TEXT[n] for n in ("setup_play", "setup_side", "setup_standard", "setup_empty", "setup_exit")]
+    assert read_text(con, frame, PANEL_LEFT_COL + 2, 2 * STATUS_MROW, 2) == TEXT["red_first"]
+    menu_choose(con, ITEM_EMPTY)
+    menu_choose(con, ITEM_PLAY)
+    con.wait_until(lambda c: c.byte("ui_result") != 0 and settled(c), 60, "the refusal")
+    con.move_cursor_to(con.cursor()[0], 0)
+    frame = con.step(1)
+    assert con.byte("ui_result") == _X["SETUP_KINGS_FACE"]
+    assert read_text(con, frame, RESULT_COL + 3, RIVER_ROW, 4) == TEXT["kings_face"]
+    put(con, square(4, 0), None)
+    put(con, square(3, 0), (RED, 1))
+    con.press(SELECT)
+    con.wait_until(lambda c: c.byte("eng_side") == BLACK and settled(c), 30, "Select")
+    con.wait_frames(10)
+    frame = con.step(1)
+    assert read_text(con, frame, PANEL_LEFT_COL + 2, 2 * STATUS_MROW, 2) == TEXT["black_first"]
+    assert river_text(con, 1) != ink_of(REASONS[_X["SETUP_KINGS_FACE"]])
+    menu_choose(con, ITEM_PLAY)
+    con.wait_screen(SCREEN_BOARD, 60)
+    game = Game("4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1")
+    assert con.fen() == "4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 1"
+    assert status(con) == TEXT["black_to_move"]
+    human_move(con, game, next(m for m in game.pos.legal_moves() if move_iccs(m) == "e9f9"))
+    assert status(con) == TEXT["red_to_move"]

@@ -23,8 +23,12 @@
 ; stays in the editor with the reason over the river, in red; a good one
 ; is a game like the others (ui_play.s) with the title's settings.
 ;
-; Texts are English in both languages (ui_lang): the Chinese glyphs are
-; not drawn in the editor.
+; Texts: English, or with ALL CHINESE (ui_lang) the menu (开始 先后 初始
+; 清空 退出), the side to move (红先 / 黑先) and a refusal's reason (one
+; line: 缺少红帅 ...) in glyphs (zh_line), in the Chinese move list's 64
+; cells, which the editor has to itself (zh_release): the menu cells 0-39,
+; the side 40-47, the reason 48-63.  The hint line stays English (one tile
+; row: a glyph needs two), and so does the English refusal's "CANNOT PLAY".
 
 .include "nes.inc"
 .include "global.inc"
@@ -47,6 +51,10 @@ START_CURSOR_FILE  = 4    ; the cursor starts on Red's king
 SETUP_RESULT_COL   = 3    ; the refusal: tile columns 3-17 of the river rows
 SETUP_RESULT_LEN   = 15
 SETUP_RIVER_VRAM   = NAMETABLE_0 + RIVER_MROW * 64 + SETUP_RESULT_COL
+SETUP_ZH_MENU_VRAM = NAMETABLE_0 + (MENU_ROW - 1) * 32 + PANEL_LEFT_COL  ; an item a metatile row
+SETUP_ZH_SIDE_VRAM = NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL
+ZH_CELL_SIDE       = 40   ; the Chinese cells: the menu's 0-39 (8 an item), the side's,
+ZH_CELL_REASON     = 48   ;   the reason's (4 glyphs)
 
 .segment "UI_CODE"
 
@@ -77,6 +85,10 @@ SETUP_RIVER_VRAM   = NAMETABLE_0 + RIVER_MROW * 64 + SETUP_RESULT_COL
   jsr screen_off
   jsr ppu_clear_oam
   jsr board_redraw
+  lda ui_lang
+  beq :+
+  jsr zh_release        ; the list's cells are the editor's now
+: jsr setup_menu_texts
   jsr setup_menu_draw
   jsr setup_side_text
   jsr vram_flush        ; NMI is off: copied at once
@@ -221,19 +233,14 @@ SETUP_RIVER_VRAM   = NAMETABLE_0 + RIVER_MROW * 64 + SETUP_RESULT_COL
 .endproc
 
 ;;
-; The menu's items in the panel (the item ui_menu in red, none in board
-; mode) and the hint line of the mode (ui_screen).
+; The menu's palettes (the item ui_menu in red, none in board mode) and
+; the hint line of the mode (ui_screen).
 ; Uses local+0..3, local+12..15.  Clobbers A, X, Y.
 .proc setup_menu_draw
 item = local+3
   lda #SETUP_ITEMS - 1
   sta item
 @item:
-  lda item
-  clc
-  adc #ST_PLAY
-  tax
-  jsr setup_text
   lda item
   jsr menu_item_palette
   dec item
@@ -244,6 +251,49 @@ item = local+3
   bne :+
   ldx #ST_HINT_MENU
 : jmp setup_text
+.endproc
+
+;;
+; The menu's items in the panel: English, or (ui_lang) one line of two
+; glyphs an item in the cells 8 * item .. (zh_line: about 14 frames with
+; the screen on; setup_enter draws them with it off).
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc setup_menu_texts
+item = local+13
+  lda #SETUP_ITEMS - 1
+  sta item
+@item:
+  lda ui_lang
+  bne @zh
+  lda item
+  clc
+  adc #ST_PLAY
+  tax
+  jsr setup_text
+  jmp @next
+@zh:
+  ldx item
+  lda setup_zh_menu_lo,x
+  sta local+0
+  lda setup_zh_menu_hi,x
+  sta local+1
+  lda #2
+  sta local+2           ; "  开始  "
+  lda #8
+  sta local+3
+  txa
+  asl a
+  asl a
+  asl a
+  sta local+4           ; cells 8 * item ..
+  ldy setup_zh_menu_vram_lo,x
+  lda setup_zh_menu_vram_hi,x
+  tax
+  jsr zh_line
+@next:
+  dec item
+  bpl @item
+  rts
 .endproc
 
 ;;
@@ -383,15 +433,42 @@ at   = local+15
 .endproc
 
 ;;
-; " RED" / " BLACK" to move in the panel (draw_side_to_move), in English
-; whatever ui_lang says (the row under it is board_view_init's " TO MOVE").
-; Uses local+0..2, local+11..15.  Clobbers A, X, Y.
+; The side to move in the panel: " RED" / " BLACK" (draw_side_to_move;
+; the row under it is board_view_init's " TO MOVE"), or (ui_lang) 红先 /
+; 黑先 over both rows in the side's colour (about 3 frames).
+; Uses local+0..15.  Clobbers A, X, Y.
 .proc setup_side_text
+  lda ui_lang
+  bne @zh
   lda eng_side
   beq :+
   lda #PIECE_BLACK
 : jmp draw_side_to_move
+@zh:
+  ldx #<zht_red_first
+  ldy #>zht_red_first
+  lda eng_side
+  beq :+
+  ldx #<zht_black_first
+  ldy #>zht_black_first
+: stx local+0
+  sty local+1
+  lda #2
+  sta local+2           ; "  红先  "
+  lda #8
+  sta local+3
+  lda #ZH_CELL_SIDE
+  sta local+4
+  ldx #>SETUP_ZH_SIDE_VRAM
+  ldy #<SETUP_ZH_SIDE_VRAM
+  jsr zh_line
+  lda eng_side
+  clc
+  adc #PAL_RED          ; Red's in red, Black's in black
+  ldx #STATUS_MROW
+  jmp panel_palette
 .endproc
+.assert PAL_BLACK = PAL_RED + 1, error, "setup_side_text adds the side to PAL_RED"
 
 ;;
 ; The square under the cursor, 0-89.
@@ -410,11 +487,14 @@ at   = local+15
 
 ;;
 ; Shows why PLAY was refused over the river, in red: "CANNOT PLAY" and
-; the reason; setup_refused keeps it until the next change (setup_unrefuse).
+; the reason, or (ui_lang) the reason in glyphs (缺少红帅 ..., about 6
+; frames); setup_refused keeps it until the next change (setup_unrefuse).
 ; @param A the reason (game_setup_start's SETUP_NO_RED_KING ..)
 ; Uses local+0..2, local+12..15.  Clobbers A, X, Y.
 .proc setup_refuse
   sta setup_refused
+  lda ui_lang
+  bne @zh
   ldx #ST_CANNOT
   jsr setup_text
   lda setup_refused
@@ -422,6 +502,23 @@ at   = local+15
   adc #ST_REASON - 1
   tax
   jsr setup_text
+  jmp @palette
+@zh:                    ; one line of 4 glyphs over both river rows, centred
+  ldx setup_refused
+  lda setup_zh_reason_lo-1,x
+  sta local+0
+  lda setup_zh_reason_hi-1,x
+  sta local+1
+  lda #(SETUP_RESULT_LEN - 8) / 2
+  sta local+2
+  lda #SETUP_RESULT_LEN
+  sta local+3
+  lda #ZH_CELL_REASON
+  sta local+4
+  ldx #>SETUP_RIVER_VRAM
+  ldy #<SETUP_RIVER_VRAM
+  jsr zh_line
+@palette:
   lda #PAL_RED
   jsr river_palette
   lda #SFX_ERROR
@@ -549,5 +646,23 @@ setup_text_hi:
   .hibytes st_play, st_side, st_standard, st_empty, st_exit, st_hint_board, st_hint_menu
   .hibytes st_cannot, st_no_red, st_no_black, st_facing, st_red_check, st_black_check, st_no_move
 .assert setup_text_hi - setup_text_lo = ST_REASON + SETUP_NO_MOVE, error, "setup texts and ST_* ids differ"
+; the Chinese texts (zh_glyphs.s, generated by tools/rom/art.py ZH_TEXTS)
+setup_zh_menu_lo:
+  .lobytes zht_setup_play, zht_setup_side, zht_setup_standard, zht_setup_empty, zht_setup_exit
+setup_zh_menu_hi:
+  .hibytes zht_setup_play, zht_setup_side, zht_setup_standard, zht_setup_empty, zht_setup_exit
+setup_zh_menu_vram_lo:
+  .repeat SETUP_ITEMS, i
+  .byte <(SETUP_ZH_MENU_VRAM + i * 64)
+  .endrepeat
+setup_zh_menu_vram_hi:
+  .repeat SETUP_ITEMS, i
+  .byte >(SETUP_ZH_MENU_VRAM + i * 64)
+  .endrepeat
+setup_zh_reason_lo:     ; reason - 1
+  .lobytes zht_no_red_king, zht_no_black_king, zht_kings_face, zht_red_in_check, zht_black_in_check, zht_no_move
+setup_zh_reason_hi:
+  .hibytes zht_no_red_king, zht_no_black_king, zht_kings_face, zht_red_in_check, zht_black_in_check, zht_no_move
+.assert ZH_CELL_REASON + 16 <= ZH_MOVES * 16 && ZH_CELL_SIDE + 8 <= ZH_CELL_REASON, error, "the editor's Chinese cells"
 .assert SETUP_NO_RED_KING = 1 && SETUP_NO_BLACK_KING = 2 && SETUP_KINGS_FACE = 3, error, "the reasons' order"
 .assert SETUP_RED_IN_CHECK = 4 && SETUP_BLACK_IN_CHECK = 5 && SETUP_NO_MOVE = 6, error, "the reasons' order"

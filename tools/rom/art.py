@@ -122,6 +122,12 @@ ZH_TEXTS = [
     ("sixty", "六十回合"), ("resigned", "认输"), ("limit", "限着"),
     ("red_to_move", "红方走棋"), ("black_to_move", "黑方走棋"), ("check", "将军"),
     ("game_over", "终局"),
+    # the position editor (asm/ui/ui_setup.s): its menu (PLAY, SIDE, STANDARD,
+    # EMPTY, EXIT), the side to move, the reasons PLAY refuses a position
+    ("setup_play", "开始"), ("setup_side", "先后"), ("setup_standard", "初始"), ("setup_empty", "清空"),
+    ("setup_exit", "退出"), ("red_first", "红先"), ("black_first", "黑先"),
+    ("no_red_king", "缺少红帅"), ("no_black_king", "缺少黑将"), ("kings_face", "将帅照面"),
+    ("red_in_check", "红方被将"), ("black_in_check", "黑方被将"), ("no_move", "无子可动"),
 ]
 _ZH_LIST = ZH_NUMERALS + ZH_DIGITS + ZH_ACTIONS + ZH_TANDEMS + ZH_RED_PIECES + ZH_BLACK_PIECES
 ZH_UI = "".join(dict.fromkeys(ch for _, text in ZH_TEXTS for ch in text if ch not in _ZH_LIST))
