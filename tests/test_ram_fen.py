@@ -84,7 +84,7 @@ def test_an_editor_position_is_printed_as_it_is(tmp_path):
     (bytes(RAM_SIZE - 1), "2048 bytes"),
     (bytes(RAM_SIZE + 0x2000), "2048 bytes"),
     (bytes(RAM_SIZE), "no position in RAM"),
-    (bytes(range(256)) * 8, "off-board bytes"),
+    (bytes(range(256)) * 8, "off-board byte"),
 ])
 def test_not_a_position_is_one_error_line(tmp_path, data, message):
     out = run_fen(tmp_path, data)

@@ -48,7 +48,8 @@ def board_pieces(mem: NamedMemory, where: str = "") -> dict[int, tuple[int, int]
         raise NotAPosition(f"no position in RAM{where}: the board is all zeros (nothing loaded since power-on)")
     playable = set(PLAYABLE)
     bad = [sq for sq in range(BOARD_SIZE) if sq not in playable and board[sq] != OFFBOARD]
-    errors = [f"{len(bad)} off-board bytes are not ${OFFBOARD:02X} (byte {bad[0]} is ${board[bad[0]]:02X})"] if bad else []
+    errors = [f"off-board byte {bad[0]} is ${board[bad[0]]:02X}, expected ${OFFBOARD:02X}"
+              + (f" (and {len(bad) - 1} more off-board bytes)" if len(bad) > 1 else "")] if bad else []
     pieces: dict[int, tuple[int, int]] = {}
     seen: dict[int, str] = {}
     for sq in PLAYABLE:
