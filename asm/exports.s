@@ -10,6 +10,8 @@
 ;                        cynes game tests: the UI's state in RAM
 ;   UI_RESULT_LIMIT, PUZ_COUNT, PUZ_FIRST_ROW
 ;                        emu_tests/test_puzzles.py: the puzzles' state and menu
+;   UI_SCREEN_SETUP*, SETUP_*
+;                        emu_tests/test_setup_editor.py: the position editor
 
 .include "global.inc"
 .include "puzzles_const.inc"
@@ -19,6 +21,9 @@
 .export GAME_DRAW_60, GAME_NO_WINNER, GAME_PERPETUAL_CHASE
 .export UI_SCREEN_TITLE, UI_SCREEN_PLAY, UI_SCREEN_PAUSE, UI_SCREEN_OVER, UI_SCREEN_ATTRACT
 .export UI_SCREEN_PUZZLES, UI_RESULT_LIMIT, PUZ_COUNT, PUZ_FIRST_ROW
+.export UI_SCREEN_SETUP, UI_SCREEN_SETUP_MENU
+.export SETUP_OK, SETUP_NO_RED_KING, SETUP_NO_BLACK_KING, SETUP_KINGS_FACE
+.export SETUP_RED_IN_CHECK, SETUP_BLACK_IN_CHECK, SETUP_NO_MOVE
 .export UI_THINK_NONE, UI_THINK_MOVE, UI_THINK_HINT
 .export UI_HUMAN_RED, UI_HUMAN_BLACK, UI_RESULT_RESIGN
 .export KEEP_CHECK, KEEP_VIEW_TURN

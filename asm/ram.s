@@ -168,6 +168,7 @@ ui_players:      .res 1    ; human mask: bit 0 Red is human, bit 1 Black is huma
 ui_level:        .res 1    ; level index 0 .. LEVEL_COUNT-1 of the computer
 ui_sel:          .res 1    ; padded square of the picked-up piece, 0 = none
 ui_result:       .res 1    ; game_outcome's A at the end (UI_RESULT_RESIGN: resigned)
+setup_refused = ui_result  ; the editor (ui_setup.s): the refusal shown over the river (SETUP_*), 0 none; no game runs in the editor, and new_game_screen sets ui_result to 0 before the game's first turn
 ui_winner:       .res 1    ; 0 Red, 1 Black, GAME_NO_WINNER
 ui_menu:         .res 1    ; item under the menu cursor (title, pause menu)
 ui_repeat:       .res 1    ; D-pad key repeat: frames to the next repeat

@@ -4,7 +4,8 @@
 deterministic random input across every screen: D-pad taps and holds, A, B,
 Start, Select, chords of any buttons, idle spells long enough for the attract
 mode (after a Reset), the Reset button, menu sequences (Start, A, A) that lead into a game,
-and legal moves played with the cursor so games actually progress.
+a Reset and the title's last item (SET UP: the position editor, whose random
+edits and PLAY then follow), and legal moves played with the cursor so games actually progress.
 
 Checked every CHECK_EVERY frames (and after every step, for crashes):
   * the CPU never crashes (cynes' has_crashed; the harness raises);
@@ -12,7 +13,9 @@ Checked every CHECK_EVERY frames (and after every step, for crashes):
     thinking (the search makes and unmakes moves on it), `board` is a legal
     position: the sentinels intact, each slot on one square, one king a side,
     each piece on a square its kind can stand on, the side that just moved
-    not in check (reference_py's own FEN checks, via Console.position());
+    not in check (reference_py's own FEN checks, via Console.position()); in the
+    position editor, where a king may be missing or a side in check until PLAY
+    refuses it, only the board's encoding (Console.board_pieces());
   * ui_screen is a known screen and the cursor is on the board.
 At the end the console still answers: Reset, the title screen, Start.
 
@@ -64,6 +67,10 @@ class Fuzzer:
         if con.has("game_ply"):
             self.max_ply = max(self.max_ply, con.word("game_ply"))
         if con.busy() or not con.board_loaded():
+            return
+        if s is not None and con.screen_names.get(s, "").startswith("setup"):
+            con.board_pieces()                 # the editor's position may be illegal: its encoding only
+            self.stats["editor positions checked"] += 1
             return
         try:
             con.position()
@@ -117,8 +124,8 @@ class Fuzzer:
         rng = self.rng
         kind = rng.choices(
             ["dpad", "dpad-hold", "A", "B", "Start", "Select", "chord", "idle", "attract",
-             "reset", "menu", "move"],
-            weights=[35, 4, 18, 6, 5, 3, 6, 8, 0.4, 0.1, 3, 10])[0]
+             "reset", "menu", "setup", "move"],
+            weights=[35, 4, 18, 6, 5, 3, 6, 8, 0.4, 0.1, 3, 1, 10])[0]
         self.stats[kind] += 1
         if kind == "dpad":
             self.tap(rng.choice(DPAD))
@@ -141,6 +148,13 @@ class Fuzzer:
             for button in (START, A, A):
                 self.tap(button)
                 self.run(rng.randint(5, 40))
+        elif kind == "setup":                  # Reset, then the title's last item: the position editor
+            self.history.append(f"{self.con.frames}:Reset, SET UP")
+            self.con.reset()
+            self.run(30)
+            for button in (DOWN,) * 6 + (A,):
+                self.tap(button)
+            self.run(rng.randint(5, 40))
         else:
             self.play_legal_move()
         if self.con.frames - self.last_check >= CHECK_EVERY:
@@ -158,6 +172,8 @@ def test_random_input_never_breaks_the_game(rom_path):
 
     if fuzz.has_ui:
         assert fuzz.screens["play"] > 0, "the random input never reached the board screen"
+        if "setup" in con.screen_names.values():
+            assert fuzz.screens["setup"] > 0, "the random input never reached the position editor"
         if con.has("game_ply"):
             assert fuzz.stats["moves played"] > 0 or fuzz.max_ply > 0, "no move was ever played"
 

@@ -164,6 +164,9 @@ SPINNER_PAL = 2         ; sprite palette 2 (red)
 .segment "UI_DATA"
 screen_lo:
   .lobytes title_update, play_update, pause_update, over_update, play_update, puzzles_update
+  .lobytes setup_update, setup_menu_update
 screen_hi:
   .hibytes title_update, play_update, pause_update, over_update, play_update, puzzles_update
+  .hibytes setup_update, setup_menu_update
 .assert UI_SCREEN_ATTRACT = 4 && UI_SCREEN_PUZZLES = 5, error, "screen table order"
+.assert UI_SCREEN_SETUP = 6 && UI_SCREEN_SETUP_MENU = 7, error, "screen table order"

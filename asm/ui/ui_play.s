@@ -45,6 +45,17 @@ CURSOR_RANK_BLACK = 6
 ; position, ui_players set by puzzle_start).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc game_enter
+  jsr game_prepare
+  jsr new_game
+  jmp turn_begin
+.endproc
+
+;;
+; Before a game's first turn (game_enter, the editor's PLAY): stirs the
+; seed, sets the play screen and puts the cursor on the middle pawn of the
+; human's side.
+; Clobbers A, X.
+.proc game_prepare
   lda nmi_count         ; stir the seed with the time spent on the menus
   eor game_seed
   sta game_seed
@@ -62,8 +73,7 @@ CURSOR_RANK_BLACK = 6
   bne :+
   ldx #CURSOR_RANK_BLACK
 : stx cursor_rank
-  jsr new_game
-  jmp turn_begin
+  rts
 .endproc
 
 ;;
@@ -93,10 +103,19 @@ CURSOR_RANK_BLACK = 6
   sbc #1
   FAR_CALL puz_load     ; eng_load_buf, eng_side, eng_clock
   FAR_CALL game_start
-  jmp @game
+  jmp new_game_screen
 @opening:
   FAR_CALL game_new
-@game:
+  ; fall through
+.endproc
+
+;;
+; The UI's state of a new game whose position the engine holds (new_game's,
+; or the editor's after game_setup_start), and the board screen drawn with
+; the screen off from the side view_wanted names; a puzzle's goal in the
+; panel.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc new_game_screen
   jsr view_wanted
   sta ui_flip
   lda #0

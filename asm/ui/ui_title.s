@@ -12,8 +12,10 @@
 ; (ui_level, names from lvl_name_text), 2 notation of the move list
 ; and language (notation_choice: CHINESE, the default, ICCS, or ALL CHINESE:
 ; the move list and the game's texts in Chinese, ui_lang), 3 start,
-; 4 puzzles (the puzzle menu, ui_puzzle.s).
-; Up/Down: item; Left/Right: value; A or Start: play (on PUZZLES: the menu).  After
+; 4 puzzles (the puzzle menu, ui_puzzle.s), 5 set up (the position editor,
+; ui_setup.s).
+; Up/Down: item; Left/Right: value; A or Start: play (on PUZZLES: the menu;
+; on SET UP: the editor).  After
 ; ATTRACT_UNITS * 8 frames without a button, the demo starts.
 
 .include "nes.inc"
@@ -22,8 +24,9 @@
 .include "engine/eng.inc"
 .include "puzzles_const.inc"
 
-TITLE_ITEMS   = 5
+TITLE_ITEMS   = 6
 ITEM_PUZZLES  = 4
+ITEM_SETUP    = 5
 PLAYER_CHOICES = 4       ; 1P as Red, 1P as Black, 2P fixed, 2P turning
 NOTATION_CHOICES = 3     ; CHINESE, ICCS, ALL CHINESE (notation_choice)
 ATTRACT_UNITS = 150      ; x 8 frames = 1,200 frames = 20 s
@@ -211,7 +214,10 @@ item = local+3
   lda #SFX_SELECT
   jsr sfx_play
   lda ui_menu
-  cmp #ITEM_PUZZLES
+  cmp #ITEM_SETUP
+  bne :+
+  jmp setup_enter
+: cmp #ITEM_PUZZLES
   beq :+
   jmp play_enter
 : jsr settings_save     ; title_enter takes the players back from it

@@ -11,7 +11,7 @@
 ;   then its bottom tile row.
 
 .export zh_glyph_bits, zh_cell_tile
-.export zht_resume, zht_takeback, zht_hint, zht_resign, zht_new_game, zht_red_wins, zht_black_wins, zht_draw, zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_resigned, zht_limit, zht_red_to_move, zht_black_to_move, zht_check, zht_game_over, zht_chase
+.export zht_resume, zht_takeback, zht_hint, zht_resign, zht_new_game, zht_red_wins, zht_black_wins, zht_draw, zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_resigned, zht_limit, zht_red_to_move, zht_black_to_move, zht_check, zht_game_over, zht_chase, zht_setup_play, zht_setup_side, zht_setup_standard, zht_setup_empty, zht_setup_exit, zht_red_first, zht_black_first, zht_no_red_king, zht_no_black_king, zht_kings_face, zht_red_in_check, zht_black_in_check, zht_no_move
 
 .segment "UI_DATA"
 zh_glyph_bits:
@@ -151,6 +151,38 @@ zh_glyph_bits:
   .byte $15,$0B,$03,$3E,$00,$00,$00,$00,$98,$6C,$00,$E0,$30,$00,$00,$00
   .byte $00,$00,$0C,$0D,$0D,$3D,$0D,$0D,$00,$00,$00,$F8,$98,$98,$F8,$58  ; 67 捉
   .byte $1C,$2D,$0D,$0B,$1F,$00,$00,$00,$60,$78,$60,$E0,$7C,$00,$00,$00
+  .byte $00,$00,$1F,$06,$06,$06,$3F,$06,$00,$00,$FC,$60,$60,$60,$FC,$60  ; 68 开
+  .byte $06,$06,$0C,$1C,$30,$00,$00,$00,$60,$60,$60,$60,$60,$00,$00,$00
+  .byte $00,$00,$00,$0C,$0C,$3E,$0A,$16,$00,$00,$00,$30,$60,$DC,$CC,$78  ; 69 始
+  .byte $16,$1E,$0E,$0A,$18,$00,$00,$00,$FC,$CC,$CC,$CC,$FC,$00,$00,$00
+  .byte $00,$00,$01,$19,$1F,$31,$31,$7F,$00,$00,$80,$80,$F8,$80,$80,$FC  ; 70 先
+  .byte $06,$06,$0C,$1C,$38,$00,$00,$00,$C0,$C0,$CC,$CC,$7C,$00,$00,$00
+  .byte $00,$00,$0C,$0D,$3E,$06,$0A,$1E,$00,$00,$00,$F8,$D8,$D8,$D8,$D8  ; 71 初
+  .byte $3E,$2A,$0D,$0D,$0B,$0C,$00,$00,$D8,$D8,$98,$98,$18,$38,$00,$00
+  .byte $00,$00,$30,$17,$00,$71,$3F,$0C,$00,$00,$C0,$FC,$C0,$F0,$FC,$00  ; 72 清
+  .byte $1B,$1B,$1B,$33,$33,$03,$00,$00,$F8,$F8,$18,$F8,$18,$78,$00,$00
+  .byte $00,$00,$00,$03,$3F,$30,$0C,$38,$00,$00,$00,$00,$F8,$18,$E0,$30  ; 73 空
+  .byte $1F,$03,$03,$03,$3F,$00,$00,$00,$E0,$00,$00,$00,$F8,$00,$00,$00
+  .byte $00,$00,$00,$01,$01,$19,$19,$0F,$00,$00,$00,$80,$98,$98,$98,$F8  ; 74 出
+  .byte $01,$19,$19,$19,$1F,$00,$00,$00,$80,$80,$98,$98,$F8,$00,$00,$00
+  .byte $00,$00,$00,$18,$18,$3E,$2C,$0C,$00,$00,$60,$60,$60,$F8,$58,$58  ; 75 缺
+  .byte $3F,$2B,$2A,$2A,$2F,$3B,$00,$00,$FC,$70,$B0,$D8,$8C,$00,$00,$00
+  .byte $00,$00,$01,$01,$01,$0D,$0D,$19,$00,$00,$80,$80,$80,$B0,$98,$8C  ; 76 少
+  .byte $31,$01,$00,$00,$07,$3C,$00,$00,$B0,$B0,$60,$C0,$80,$00,$00,$00
+  .byte $00,$00,$3D,$36,$36,$3D,$35,$35,$00,$00,$F8,$D8,$D8,$B0,$F8,$98  ; 77 照
+  .byte $3D,$36,$00,$16,$32,$33,$00,$00,$F8,$00,$00,$B8,$D8,$0C,$00,$00
+  .byte $00,$00,$00,$7F,$03,$3F,$36,$37,$00,$00,$00,$FC,$00,$F8,$D8,$D8  ; 78 面
+  .byte $36,$37,$36,$36,$3F,$00,$00,$00,$D8,$D8,$D8,$D8,$F8,$00,$00,$00
+  .byte $00,$00,$0C,$00,$1D,$05,$0D,$0D,$00,$00,$60,$60,$FC,$6C,$60,$F8  ; 79 被
+  .byte $3D,$0D,$0D,$0B,$0A,$0D,$00,$00,$D8,$B8,$70,$70,$B8,$8C,$00,$00
+  .byte $00,$00,$00,$1F,$03,$03,$3F,$02,$00,$00,$00,$F0,$00,$00,$F8,$C0  ; 80 无
+  .byte $02,$06,$06,$1C,$30,$00,$00,$00,$C0,$C0,$CC,$CC,$FC,$00,$00,$00
+  .byte $00,$00,$00,$1F,$00,$01,$01,$3F,$00,$00,$00,$F0,$60,$C0,$80,$FC  ; 81 子
+  .byte $01,$01,$01,$01,$03,$00,$00,$00,$80,$80,$80,$80,$80,$00,$00,$00
+  .byte $00,$00,$3F,$00,$0F,$0D,$0D,$0D,$00,$00,$FC,$30,$B0,$B0,$B0,$B0  ; 82 可
+  .byte $0F,$00,$00,$00,$00,$00,$00,$00,$B0,$30,$30,$30,$70,$00,$00,$00
+  .byte $00,$00,$00,$3F,$00,$01,$3F,$0C,$00,$00,$60,$60,$60,$FC,$6C,$6C  ; 83 动
+  .byte $16,$1B,$3E,$00,$03,$03,$00,$00,$6C,$6C,$CC,$CC,$BC,$00,$00,$00
 ; the texts of the Chinese language: count, glyph numbers
 zht_resume: .byte 2,38,39  ; 继续
 zht_takeback: .byte 2,40,41  ; 悔棋
@@ -172,9 +204,22 @@ zht_black_to_move: .byte 4,50,63,64,41  ; 黑方走棋
 zht_check: .byte 2,31,65  ; 将军
 zht_game_over: .byte 2,66,47  ; 终局
 zht_chase: .byte 2,55,67  ; 长捉
+zht_setup_play: .byte 2,68,69  ; 开始
+zht_setup_side: .byte 2,70,23  ; 先后
+zht_setup_standard: .byte 2,71,69  ; 初始
+zht_setup_empty: .byte 2,72,73  ; 清空
+zht_setup_exit: .byte 2,19,74  ; 退出
+zht_red_first: .byte 2,48,70  ; 红先
+zht_black_first: .byte 2,50,70  ; 黑先
+zht_no_red_king: .byte 4,75,76,48,24  ; 缺少红帅
+zht_no_black_king: .byte 4,75,76,50,31  ; 缺少黑将
+zht_kings_face: .byte 4,31,24,77,78  ; 将帅照面
+zht_red_in_check: .byte 4,48,63,79,31  ; 红方被将
+zht_black_in_check: .byte 4,50,63,79,31  ; 黑方被将
+zht_no_move: .byte 4,80,81,82,83  ; 无子可动
 zh_cell_tile:
   .byte $01,$02,$03,$04,$05,$06,$07,$08,$09,$0A,$0B,$0C,$0D,$0E,$0F,$10  ; slot 0
   .byte $11,$12,$13,$14,$15,$16,$17,$18,$19,$1A,$1B,$1C,$1D,$1E,$1F,$98  ; slot 1
   .byte $99,$9A,$9B,$9C,$9D,$9E,$9F,$E7,$E8,$E9,$EA,$EB,$EC,$ED,$EE,$EF  ; slot 2
   .byte $F0,$F1,$F2,$F3,$F4,$F5,$F6,$F7,$F8,$F9,$FA,$FB,$FC,$FD,$FE,$FF  ; slot 3
-.assert zht_resume - zh_glyph_bits = 68 * 32, error, "glyph table size"
+.assert zht_resume - zh_glyph_bits = 84 * 32, error, "glyph table size"

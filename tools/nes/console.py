@@ -45,20 +45,16 @@ from cynes import (
     NES_INPUT_START, NES_INPUT_UP,
 )
 
-from reference_py.board import (
-    BLACK, BLACK_TAG, BOARD_SIZE, EMPTY, FEN_LETTERS, OFFBOARD, PLAYABLE, RED, RED_TAG, SLOT_MASK,
-    file_of, rank_of, square,
-)
+from reference_py.board import BOARD_SIZE, square
 from reference_py.fen import FenError, parse_fen
-from reference_py.position import KIND_RANGES, Position
+from reference_py.position import Position
+from tools.nes import ramfen
 from tools.nes.cartridge import Cartridge
 from tools.nes.linkmap import LinkMap
 from tools.nes.memory import NamedMemory
 from tools.rom.files import ROM
 
-# The kind of each slot side*16+slot: every kind has fixed slots (position.py
-# KIND_SLOTS), so the ROM keeps no kinds in RAM (its code_kind table in PRG).
-SLOT_KIND = [kind for _side in range(2) for kind, slots in KIND_RANGES for _ in slots]
+SLOT_KIND = ramfen.SLOT_KIND    # the kind of each slot side*16+slot (ramfen.py)
 
 # Controller bits (cynes.NES.controller, pad 1; pad 2 is the high byte).
 A, B, SELECT, START = NES_INPUT_A, NES_INPUT_B, NES_INPUT_SELECT, NES_INPUT_START
@@ -255,48 +251,20 @@ class Console(NamedMemory):
     def board_pieces(self) -> dict[int, tuple[int, int]]:
         """{padded square: (side, kind)} from `board` (the kind of a code's slot:
         SLOT_KIND), checking the encoding: sentinels off the board, each code a
-        known slot, each slot on one square only.  Raises BoardStateError."""
-        board = self.read("board", BOARD_SIZE)
-        playable = set(PLAYABLE)
-        errors = [f"off-board byte {sq} is ${board[sq]:02X}, expected ${OFFBOARD:02X}"
-                  for sq in range(BOARD_SIZE) if sq not in playable and board[sq] != OFFBOARD]
-        pieces: dict[int, tuple[int, int]] = {}
-        seen: dict[int, int] = {}
-        for sq in PLAYABLE:
-            code = board[sq]
-            if code == EMPTY:
-                continue
-            name = "abcdefghi"[file_of(sq)] + str(rank_of(sq))
-            if (code & ~SLOT_MASK) not in (RED_TAG, BLACK_TAG):
-                errors.append(f"{name} holds ${code:02X}, not a piece code")
-                continue
-            side = BLACK if code & BLACK_TAG else RED
-            slot = side * 16 + (code & SLOT_MASK)
-            if slot in seen:
-                errors.append(f"slot {slot} is on two squares ({seen[slot]} and {name})")
-            seen[slot] = name
-            pieces[sq] = (side, SLOT_KIND[slot])
-        if errors:
-            raise BoardStateError(f"board in RAM at {self.where()}: " + "; ".join(errors[:8]))
-        return pieces
+        known slot, each slot on one square only (tools/nes/ramfen.py, which
+        also reads saved RAM images).  Raises BoardStateError."""
+        try:
+            return ramfen.board_pieces(self, f" at {self.where()}")
+        except ramfen.NotAPosition as exc:
+            raise BoardStateError(str(exc)) from None
 
     def fen(self) -> str:
-        """The position in RAM as a FEN (not validated: see position())."""
-        pieces = self.board_pieces()
-        rows = []
-        for rank in range(9, -1, -1):
-            row, empty = "", 0
-            for file in range(9):
-                p = pieces.get(square(file, rank))
-                if p is None:
-                    empty += 1
-                    continue
-                row += (str(empty) if empty else "") + (FEN_LETTERS[p[1]].upper() if p[0] == RED else FEN_LETTERS[p[1]])
-                empty = 0
-            rows.append(row + (str(empty) if empty else ""))
-        side = "b" if self.byte("eng_side") & 1 else "w"
-        move_no = self.word("game_ply") // 2 + 1 if self.has("game_ply") else 1
-        return f"{'/'.join(rows)} {side} - - {self.byte('eng_clock')} {move_no}"
+        """The position in RAM as a FEN (not validated: see position()); the
+        same text `python -m tools.nes fen` prints from a RAM image."""
+        try:
+            return ramfen.ram_fen(self, f" at {self.where()}")
+        except ramfen.NotAPosition as exc:
+            raise BoardStateError(str(exc)) from None
 
     def position(self) -> Position:
         """The position in RAM as a reference_py Position, validated by the

@@ -91,7 +91,7 @@ MENU_ROW = 17         # panel: pause menu, first row (items every 2 rows)
 
 # Title screen (tile rows / columns)
 TITLE_ART_BASE = 0x60 # first sprite-table tile of the title art
-TITLE_MENU_ROW = 17   # first menu item row (items every 2 rows: players, level, notation, start, puzzles)
+TITLE_MENU_ROW = 16   # first menu item row (items every 2 rows: players, level, notation, start, puzzles, set up)
 TITLE_LABEL_COL = 7   # menu labels
 TITLE_VALUE_COL = 16  # menu values (drawn by code)
 
@@ -124,6 +124,12 @@ ZH_TEXTS = [
     ("red_to_move", "红方走棋"), ("black_to_move", "黑方走棋"), ("check", "将军"),
     ("game_over", "终局"),
     ("chase", "长捉"),
+    # the position editor (asm/ui/ui_setup.s): its menu (PLAY, SIDE, STANDARD,
+    # EMPTY, EXIT), the side to move, the reasons PLAY refuses a position
+    ("setup_play", "开始"), ("setup_side", "先后"), ("setup_standard", "初始"), ("setup_empty", "清空"),
+    ("setup_exit", "退出"), ("red_first", "红先"), ("black_first", "黑先"),
+    ("no_red_king", "缺少红帅"), ("no_black_king", "缺少黑将"), ("kings_face", "将帅照面"),
+    ("red_in_check", "红方被将"), ("black_in_check", "黑方被将"), ("no_move", "无子可动"),
 ]
 _ZH_LIST = ZH_NUMERALS + ZH_DIGITS + ZH_ACTIONS + ZH_TANDEMS + ZH_RED_PIECES + ZH_BLACK_PIECES
 ZH_UI = "".join(dict.fromkeys(ch for _, text in ZH_TEXTS for ch in text if ch not in _ZH_LIST))
@@ -494,9 +500,9 @@ def draw_title() -> tuple[Canvas, list[list[int]]]:
     def text(row, col, string):
         s.blit(text_mask(string), col * 8, row * 8, INK)
     text(14, 9, "CHINESE  CHESS")
-    for k, label in enumerate(("PLAYERS", "LEVEL", "NOTATION", "START", "PUZZLES")):
+    for k, label in enumerate(("PLAYERS", "LEVEL", "NOTATION", "START", "PUZZLES", "SET UP")):
         text(TITLE_MENU_ROW + 2 * k, TITLE_LABEL_COL, label)
-    text(27, 5, "D-PAD: CHOOSE  A: PLAY")
+    text(28, 5, "D-PAD: CHOOSE  A: PLAY")   # under the sixth item (row 26)
     return s, pal
 
 
@@ -799,7 +805,7 @@ ZH_GLYPH_TANDEM   = {ZH_GLYPHS.index(ZH_TANDEMS[0])}  ; 前 中 后
 ZH_GLYPH_PIECE    = {ZH_GLYPHS.index(ZH_RED_PIECES[0])}  ; Red's pieces by kind, then Black's (7 each)
 
 ; ---- title screen (tile rows and columns; art in title_nametable.s)
-TITLE_MENU_ROW    = {TITLE_MENU_ROW}  ; players, level, notation, start, puzzles: every 2 rows
+TITLE_MENU_ROW    = {TITLE_MENU_ROW}  ; players, level, notation, start, puzzles, set up: every 2 rows
 TITLE_LABEL_COL   = {TITLE_LABEL_COL}
 TITLE_VALUE_COL   = {TITLE_VALUE_COL}
 """
