@@ -201,8 +201,8 @@ def test_chase_attacks_on_middlegames(rom: RomGame) -> None:
         rom.legal()                          # ms_top above the legal moves, as in game_outcome
         for side in (0, 1):
             cycles.append(rom.call("chase_attacks", a=side))
-            acc = rom.read("chase_ram", 6)
-            assert acc[4] | acc[5] << 8 == chase_attacks(pos, side), (fen, side)
+            acc = rom.read("ch_acc_lo", 2)
+            assert acc[0] | acc[1] << 8 == chase_attacks(pos, side), (fen, side)
     assert len(cycles) == 80
     print(f"chase_attacks: median {statistics.median(cycles):,.0f}, max {max(cycles):,} cycles")
 
