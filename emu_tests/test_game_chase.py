@@ -27,6 +27,7 @@ from reference_py.notation import parse_move
 from reference_py.chase import chase_attacks, move_chases
 from reference_py.fen import parse_fen
 from reference_py.rules import PERPETUAL_CHASE, Game
+from reference_py.search import search_config
 from tests.chase_oracle import load
 from tools.nes.cli import rom_result
 from tools.nes.game import RomGame, reference_outcome
@@ -205,6 +206,31 @@ def test_chase_attacks_on_middlegames(rom: RomGame) -> None:
             assert acc[0] | acc[1] << 8 == chase_attacks(pos, side), (fen, side)
     assert len(cycles) == 80
     print(f"chase_attacks: median {statistics.median(cycles):,.0f}, max {max(cycles):,} cycles")
+
+
+def test_chase_attacks_with_little_room(rom: RomGame) -> None:
+    """Inside a search the capture lists go above the node's ms_top, and a
+    list that does not fit is empty: the ROM's chase_attacks with ms_top
+    near the end of the move stack equals the reference's with that room
+    (chase.chase_attacks' `room`)."""
+    fens = [c["fen"] for c in CASES][:6]
+    lines = (ROOT / "bench" / "middlegames.fen").read_text().splitlines()
+    fens += [ln.split(";")[0].strip() for ln in lines if ln.strip() and not ln.startswith("#")][:6]
+    entries = search_config().move_stack_entries
+    differ = 0
+    for fen in fens:
+        pos = parse_fen(fen)
+        rom.setup(pos)
+        for side in (0, 1):
+            full = chase_attacks(pos, side)
+            for room in (0, 1, 3, 6, 10, 15, 20, 30):
+                rom.write("ms_top", [entries - room])
+                rom.call("chase_attacks", a=side)
+                acc = rom.read("ch_acc_lo", 2)
+                want = chase_attacks(pos, side, room)
+                assert acc[0] | acc[1] << 8 == want, (fen, side, room)
+                differ += want != full
+    assert differ >= 10                 # the room changes the answer in some
 
 
 def test_result_command_line() -> None:
