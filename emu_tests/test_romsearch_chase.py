@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from emu_tests.test_game_chase import shuttle_games
+from tests.chase_shuttles import shuttle_games
 from reference_py.board import move_iccs
 from reference_py.cli import game_position
 from reference_py.search import levels

@@ -16,6 +16,7 @@ from reference_py.notation import parse_move
 from reference_py.rules import PERPETUAL_CHASE, Game
 from reference_py.search import Searcher, level_by_name, levels, search_config
 from tests.chase_oracle import load
+from tests.chase_shuttles import shuttle_games
 
 LEVELS = [lv.name for lv in levels()]
 CHASE = search_config().perpetual_chase
@@ -90,7 +91,6 @@ def test_one_repetition_is_scored_as_the_game_rule_judges_the_shuttle():
     the root scores as Game.outcome judges the cycle at its third
     occurrence (the search's cycle is the last repeat, the game's the same
     moves twice)."""
-    from emu_tests.test_game_chase import shuttle_games
     cfg = search_config()
     seen = set()
     for seed in range(3):
