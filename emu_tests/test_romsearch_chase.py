@@ -3,9 +3,9 @@ reference does (draw_score / search_chase, asm/engine/eng_search_draw.s):
 the same move, score, node count, depth and PV on positions where the
 search meets chases: the two positions of tests/test_ref_search_chase.py
 at every level (the reference's scores there are checked against the game
-rule), the chase suite's cases one move before their third occurrence,
-and seeded random shuttles (their repetitions judged at the root's child
-and inside the search)."""
+rule), a chase begun in the game and closed inside the search (judged at
+plies 2 and 3), the chase suite's cases one move before their third
+occurrence, and seeded random shuttles."""
 from __future__ import annotations
 
 import pytest
@@ -38,6 +38,20 @@ def _check(rs: RomSearch, fen: str, moves: list[str], level: str) -> dict:
 def test_the_chaser_and_the_victim(rs, level):
     assert _check(rs, CHASER_FEN, CHASER_LINE, level)["move"] != "a8a7"
     assert _check(rs, VICTIM_FEN, VICTIM_LINE, level)["score"] > 0
+
+
+# The rook's chase of the cannon begun in the game, the cycle closed inside
+# the search: repetitions judged at plies 2 and 3 as well, with chase
+# verdicts (the search's pushed destinations give the cycle's moves).
+SHORT_HISTORIES = [(fen, line) for fen in ("3aka3/R8/7c1/9/9/9/9/9/1r7/3K5 w", "5k3/R8/7c1/9/9/9/9/9/9/3K5 w",
+                                           "3aka3/R8/7c1/9/9/9/9/9/9/3K5 w")
+                   for line in (["a8a7"], ["a8a7", "h7h8"], ["a8a7", "h7h8", "a7a8"])]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("history", SHORT_HISTORIES, ids=lambda h: f"{h[0].split('/')[0]}-{len(h[1])}")
+def test_cycles_closed_inside_the_search(rs, history, level):
+    _check(rs, history[0], history[1], level)
 
 
 @pytest.mark.parametrize("case", [c for c in load() if len(c["moves"]) > 4], ids=lambda c: c["id"])
