@@ -34,7 +34,9 @@
 ; the check bit and the destination of the ply that led there, which the
 ; perpetual-chase judgement needs: game_chase.s) for GAME_WINDOW = 48 game
 ; positions + SEARCH_MAX_DEPTH: 156 bytes, 11 more than the 64-position ring
-; with a bit per entry had; the judgement's scratch is history[90..].
+; with a bit per entry had.  The judgement (in game_outcome, and in the
+; search's draw_score) keeps its scratch in the undo entries from
+; SEARCH_MAX_DEPTH + 2 up, dead while it runs (game_chase.s, CHASE_PLY).
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
@@ -244,10 +246,7 @@ eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is
 ms_to:           .res MOVE_STACK_ENTRIES
 ms_key:          .res MOVE_STACK_ENTRIES  ; ordering keys (search)
 history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
-; Outside a search the UI keeps history[0..89] (above); the perpetual-chase
-; judgement (game_chase.s, inside game_outcome, never during a search) works
-; in history[90..]: CHASE_RAM_SIZE bytes, asserted there.
-chase_ram = history + 90   ; game_chase: the perpetual-chase judgement's scratch (its fields in game_chase.s)
+; Outside a search the UI keeps history[0..89] (above).
 ; ==========================================================================
 
 ; The undo entries per ply, for the host (tools/nes: the deepest perft

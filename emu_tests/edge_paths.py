@@ -78,8 +78,9 @@ class PathProbe(Searcher):
             self.hits["rep-short-bound"] += first == 4 and min(clock, n) <= 5
         elif any(keys[n - k] == keys[n] for k in (clock + 1, clock + 2) if 4 <= k <= n):
             self.hits["rep-past-clock"] += 1
+        judged = self.chase_judged
         v = super()._draw_score(ply)
-        if first is not None and v:
+        if first is not None and v and self.chase_judged == judged:   # (not a chase's score)
             self.hits["rep-perpetual-mover" if v > 0 else "rep-perpetual-to-move"] += 1
         return v
 
@@ -193,7 +194,7 @@ def _cycling_games(count: int, seed: int, plies: tuple[int, int]) -> list[tuple[
             pool = back if back and r < 0.6 else checks if checks and r < 0.8 else legal
             m = rng.choice(pool)
             pos.make(m)
-            pos.push_history(pos.in_check(pos.side))
+            pos.push_history(pos.in_check(pos.side), m >> 8)
             played.append(m)
         if pos.legal_moves():
             out.append((fen, [move_iccs(m) for m in played]))

@@ -13,7 +13,6 @@ ring must be as before the judgement.  The judgement's cycles are measured
 from __future__ import annotations
 
 import json
-import random
 import statistics
 import subprocess
 import sys
@@ -21,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from reference_py.board import PAWN, move_from, move_to
-from reference_py.fen import START_FEN
 from reference_py.notation import parse_move
-from reference_py.chase import chase_attacks, move_chases
+from reference_py.chase import chase_attacks
 from reference_py.fen import parse_fen
-from reference_py.rules import PERPETUAL_CHASE, Game
+from reference_py.rules import Game
+from reference_py.search import search_config
 from tests.chase_oracle import load
+from tests.chase_shuttles import shuttle_games
 from tools.nes.cli import rom_result
 from tools.nes.game import RomGame, reference_outcome
 
@@ -85,83 +84,6 @@ def test_result_command_matches_the_reference_on_the_suite(rom: RomGame) -> None
         assert rom_result(case["fen"], case["moves"], rom) == case["ours"], case["id"]
 
 
-def build_round(game: Game, rng: random.Random, pieces: int, chaser: int | None) -> list[int] | None:
-    """One round of a shuttle from `game`'s position: each side (alternating,
-    side to move first) moves `pieces` of its non-pawn pieces out one by
-    one, then back in the same order, so the round ends where it began.
-    The `chaser` side picks, when it can, moves that chase something
-    (reference move_chases), and its ways back must chase too.  None when a
-    side has no quiet move to make, a way back is not a legal quiet move or
-    the chaser's does not chase."""
-    pos = game.pos.copy()
-    me = pos.side
-    outs: dict[int, list[int]] = {0: [], 1: []}
-    line: list[int] = []
-    seq = [(s, i) for i in range(pieces) for s in (me, me ^ 1)]
-    for s, _i in seq:
-        used = {sq for m in outs[s] for sq in (move_from(m), move_to(m))}
-        quiet = [m for m in pos.legal_moves() if not pos.is_capture(m)
-                 and move_from(m) not in used and move_to(m) not in used
-                 and pos.piece_kind[(s << 4) | (pos.board[move_from(m)] & 0x0F)] != PAWN]
-        if s == chaser:
-            quiet = [m for m in quiet if move_chases(pos, m)] or quiet
-        if not quiet:
-            return None
-        m = rng.choice(quiet)
-        outs[s].append(m)
-        line.append(m)
-        pos.make(m)
-    for s, i in seq:
-        m = outs[s][i]
-        back = move_to(m) | (move_from(m) << 8)
-        if back not in pos.legal_moves() or pos.is_capture(back):
-            return None
-        if s == chaser and not move_chases(pos, back):
-            return None
-        line.append(back)
-        pos.make(back)
-    return line
-
-
-def shuttle_games(seed: int, count: int) -> list[tuple[str, list[int], object]]:
-    """`count` games (FEN, moves, the reference's final outcome) that end in
-    a threefold repetition reached by shuttling: a few random plies from a
-    suite position or from the start (a middlegame), then rounds of one or
-    two pieces a side to and fro.  About half of them are picked among the
-    reference's perpetual chases, the rest as they come."""
-    rng = random.Random(seed)
-    out: list[tuple[str, list[int], object]] = []
-    chases = 0
-    for _try in range(200 * count):
-        if len(out) >= count:
-            break
-        fen = rng.choice([c["fen"] for c in CASES] + [START_FEN] * 3)
-        game = Game(fen)
-        for _ in range(20 + rng.randrange(20) if fen == START_FEN else rng.randrange(4)):
-            moves = game.pos.legal_moves()
-            if not moves or game.outcome() is not None:
-                break
-            game.play(rng.choice(moves))
-        if game.outcome() is not None:
-            continue
-        line = build_round(game, rng, 1 + (rng.random() < 0.3), rng.choice((0, 1, None)))
-        if not line:
-            continue
-        for m in line * 3:
-            game.play(m)
-            if game.outcome() is not None:
-                break
-        over = game.outcome()
-        if over is None or "three times" not in over.reason and PERPETUAL_CHASE not in over.reason:
-            continue
-        is_chase = PERPETUAL_CHASE in over.reason
-        if not is_chase and chases < (len(out) + 1) // 2:
-            continue                                    # keep the chases about half
-        chases += is_chase
-        out.append((fen, game.moves, over))
-    return out
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_random_shuttles(rom: RomGame, seed: int) -> None:
     games = shuttle_games(seed, 8)
@@ -201,10 +123,35 @@ def test_chase_attacks_on_middlegames(rom: RomGame) -> None:
         rom.legal()                          # ms_top above the legal moves, as in game_outcome
         for side in (0, 1):
             cycles.append(rom.call("chase_attacks", a=side))
-            acc = rom.read("chase_ram", 6)
-            assert acc[4] | acc[5] << 8 == chase_attacks(pos, side), (fen, side)
+            acc = rom.read("ch_acc_lo", 2)
+            assert acc[0] | acc[1] << 8 == chase_attacks(pos, side), (fen, side)
     assert len(cycles) == 80
     print(f"chase_attacks: median {statistics.median(cycles):,.0f}, max {max(cycles):,} cycles")
+
+
+def test_chase_attacks_with_little_room(rom: RomGame) -> None:
+    """Inside a search the capture lists go above the node's ms_top, and a
+    list that does not fit is empty: the ROM's chase_attacks with ms_top
+    near the end of the move stack equals the reference's with that room
+    (chase.chase_attacks' `room`)."""
+    fens = [c["fen"] for c in CASES][:6]
+    lines = (ROOT / "bench" / "middlegames.fen").read_text().splitlines()
+    fens += [ln.split(";")[0].strip() for ln in lines if ln.strip() and not ln.startswith("#")][:6]
+    entries = search_config().move_stack_entries
+    differ = 0
+    for fen in fens:
+        pos = parse_fen(fen)
+        rom.setup(pos)
+        for side in (0, 1):
+            full = chase_attacks(pos, side)
+            for room in (0, 1, 3, 6, 10, 15, 20, 30):
+                rom.write("ms_top", [entries - room])
+                rom.call("chase_attacks", a=side)
+                acc = rom.read("ch_acc_lo", 2)
+                want = chase_attacks(pos, side, room)
+                assert acc[0] | acc[1] << 8 == want, (fen, side, room)
+                differ += want != full
+    assert differ >= 10                 # the room changes the answer in some
 
 
 def test_result_command_line() -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .board import (
-    ADVISOR, CANNON, DIAG, ELEPHANT, EMPTY, HALF_FLAG, HORSE, HORSE_MOVES, KING, ORTHO,
+    ADVISOR, CANNON, DIAG, ELEPHANT, EMPTY, HALF_FLAG, HORSE, HORSE_MOVES, KING, OFFBOARD, ORTHO,
     PALACE_FLAG, PAWN, PAWN_FORWARD, ROOK, SLOT_MASK, SQUARE_FLAGS, move_from, move_to,
 )
 from .position import Position
@@ -56,12 +56,17 @@ def _is_target(pos: Position, sq: int, side: int) -> bool:
     return kind != PAWN or not SQUARE_FLAGS[sq] & HALF_FLAG[side]
 
 
-def _captures(pos: Position, side: int) -> list[int]:
-    """Pseudo-legal captures of `side` (whoever is to move), generation order."""
+def _captures(pos: Position, side: int, room: int | None = None) -> list[int]:
+    """Pseudo-legal captures of `side` (whoever is to move), generation
+    order.  `room`: the move-stack entries free for the list (None: no
+    limit); a list that does not fit is empty, as the ROM's generator
+    leaves it."""
     saved = pos.side
     pos.side = side
     moves = pos.generate(captures_only=True)
     pos.side = saved
+    if room is not None and len(moves) > room:
+        return []
     return moves
 
 
@@ -76,17 +81,25 @@ def _legal(pos: Position, side: int, move: int) -> bool:
     return ok
 
 
-def _can_take_back(pos: Position, side: int, sq: int) -> bool:
+def _can_take_back(pos: Position, side: int, sq: int, room: int | None = None) -> bool:
     """Has `side` a legal capture landing on `sq`?"""
-    return any(move_to(m) == sq and _legal(pos, side, m) for m in _captures(pos, side))
+    return any(move_to(m) == sq and _legal(pos, side, m) for m in _captures(pos, side, room))
 
 
-def chase_attacks(pos: Position, by: int) -> int:
+def chase_attacks(pos: Position, by: int, room: int | None = None) -> int:
     """The pieces of the other side that side `by` chase-attacks in `pos`
-    (whichever side is to move), as a mask over that side's slots."""
+    (whichever side is to move), as a mask over that side's slots.
+
+    `room` (None: no limit) models the ROM's move stack, as the search
+    uses it: the entries free for `by`'s capture list; the other side's
+    captures (the take-back and mutual tests) go above that list.  A list
+    that does not fit is empty: no capture of `by` (nothing is attacked),
+    no take-back (unprotected), no mutual capture."""
     them = by ^ 1
     mask = 0
-    for m in _captures(pos, by):
+    caps = _captures(pos, by, room)
+    above = None if room is None else room - len(caps)
+    for m in caps:
         frm, to = move_from(m), move_to(m)
         attacker, target = _kind_on(pos, frm), _kind_on(pos, to)
         bit = 1 << (pos.board[to] & SLOT_MASK)
@@ -100,12 +113,12 @@ def chase_attacks(pos: Position, by: int) -> int:
         saved = pos.side
         pos.side = by
         pos.make(m)
-        protected = _can_take_back(pos, them, to)
+        protected = _can_take_back(pos, them, to, above)
         pos.unmake()
         pos.side = saved
         if protected:
             continue
-        if target == attacker and (to | (frm << 8)) in _captures(pos, them) \
+        if target == attacker and (to | (frm << 8)) in _captures(pos, them, above) \
                 and _legal(pos, them, to | (frm << 8)):
             continue                       # a mutual attack: an offer to exchange
         mask |= bit
@@ -123,14 +136,15 @@ def move_chases(pos: Position, move: int) -> int:
     return after & ~before
 
 
-def cycle_chases(pos: Position, cycle: Sequence[int]) -> tuple[int, int]:
+def cycle_chases(pos: Position, cycle: Sequence[int], room: int | None = None) -> tuple[int, int]:
     """(Red's, Black's) perpetual chases in a repetition cycle: for each
     side, the pieces of the other side that every one of its moves in
     `cycle` chases, as a mask over the other side's slots (0: none).
 
     `pos` is the position after the cycle's moves (oldest first), which
     hold no capture; it is walked back one move at a time on a copy, as the
-    ROM walks back its own position (no slot renumbering in between)."""
+    ROM walks back its own position (no slot renumbering in between).
+    `room`: as chase_attacks' (the search's judgement)."""
     walk = pos.copy()
     chased = [ALL_SLOTS, ALL_SLOTS]
     for move in reversed(cycle):
@@ -139,9 +153,9 @@ def cycle_chases(pos: Position, cycle: Sequence[int]) -> tuple[int, int]:
         if walk.board[frm] != EMPTY or walk.board[to] == EMPTY:
             raise ValueError("cycle_chases: the cycle does not end in this position")
         gave_check = walk.in_check(walk.side)
-        after = 0 if gave_check else chase_attacks(walk, mover)
+        after = 0 if gave_check else chase_attacks(walk, mover, room)
         _unmove(walk, frm, to)
-        before = chase_attacks(walk, mover) if after else 0
+        before = chase_attacks(walk, mover, room) if after else 0
         chased[mover] &= after & ~before
         if not chased[0] and not chased[1]:
             break
@@ -208,4 +222,27 @@ def quiet_origin(pos: Position, to: int, key_before: int) -> int:
     raise ValueError("quiet_origin: no origin fits the keys")
 
 
-__all__ = ["chase_attacks", "cycle_chases", "move_chases", "origins", "quiet_origin"]
+def ring_cycle(pos: Position, keys: Sequence[int], dests: Sequence[int], k: int) -> list[int]:
+    """The last `k` moves that led to `pos` (oldest first), recovered as the
+    ROM recovers them from its ring: `keys` are the keys of the positions
+    up to `pos` (the current one last), `dests[i]` the padded destination
+    of the move that led to position i (0: not recorded); each origin comes
+    from quiet_origin(), walking back on a copy.  The k moves hold no
+    capture.  Raises ValueError when a move cannot be recovered."""
+    walk = pos.copy()
+    n = len(keys) - 1
+    moves = []
+    for j in range(k):
+        to = dests[n - j]
+        if not to or walk.board[to] in (EMPTY, OFFBOARD):
+            raise ValueError("ring_cycle: no move recorded there")
+        frm = quiet_origin(walk, to, keys[n - j - 1])
+        if walk.board[frm] != EMPTY:
+            raise ValueError("ring_cycle: the origin is occupied")
+        _unmove(walk, frm, to)
+        moves.append(frm | (to << 8))
+    moves.reverse()
+    return moves
+
+
+__all__ = ["chase_attacks", "cycle_chases", "move_chases", "origins", "quiet_origin", "ring_cycle"]

@@ -288,6 +288,7 @@ class SearchConfig:
     attacker_rank: dict[int, int]
     history_bonus: tuple[int, ...]   # index depth-1, depth 1..8
     perpetual_check: int
+    perpetual_chase: int
     delta_margin: int
     move_stack_entries: int
     null_move_min_depth: int
@@ -297,7 +298,8 @@ class SearchConfig:
 def load_search(path: Path | None = None) -> SearchConfig:
     path = path or CONFIG_DIR / "search.yaml"
     root = _load(path)
-    _unknown(path, root, ("victim_rank", "attacker_rank", "history_bonus", "perpetual_check", "delta_margin",
+    _unknown(path, root, ("victim_rank", "attacker_rank", "history_bonus", "perpetual_check", "perpetual_chase",
+                                "delta_margin",
                                 "move_stack_entries", "null_move_min_depth", "pruning"),
              "the top level")
     ranks = {}
@@ -315,6 +317,7 @@ def load_search(path: Path | None = None) -> SearchConfig:
         raise ConfigError(path, hb.line, "history_bonus must be a list of 8 integers (depth 1..8)")
     bonus = tuple(_int(path, v, "history_bonus", 0, 128) for v in hb.value)
     pc = _int(path, _get(path, root, "perpetual_check"), "perpetual_check", 0, 20000)
+    pch = _int(path, _get(path, root, "perpetual_chase"), "perpetual_chase", 0, 20000)
     dm = _int(path, _get(path, root, "delta_margin"), "delta_margin", 0, 1000)
     # (the ROM indexes the move stack with one byte; tools/rom/gen_tables.py
     # checks that the entries fit its RAM)
@@ -327,4 +330,4 @@ def load_search(path: Path | None = None) -> SearchConfig:
             raise ConfigError(path, pn.line, "pruning must be a mapping")
         _unknown(path, pn, PRUNING_KEYS, "pruning")
         pruning = Pruning(**{k: _int(path, v, f"pruning.{k}", 0, 1000) for k, v in pn.value.items()})
-    return SearchConfig(ranks["victim_rank"], ranks["attacker_rank"], bonus, pc, dm, ms, nm, pruning)
+    return SearchConfig(ranks["victim_rank"], ranks["attacker_rank"], bonus, pc, pch, dm, ms, nm, pruning)

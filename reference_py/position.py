@@ -57,7 +57,7 @@ class Position:
     """
 
     __slots__ = ("board", "piece_sq", "piece_kind", "count", "side", "score", "key", "clock",
-                 "values", "undo", "keys", "checks")
+                 "values", "undo", "keys", "checks", "dests")
 
     def __init__(self, values: Sequence[Sequence[int]] | None = None) -> None:
         self.board = [OFFBOARD] * BOARD_SIZE
@@ -73,9 +73,12 @@ class Position:
         self.values = values if values is not None else [[0] * BOARD_SIZE for _ in range(16)]
         self.undo: list[tuple[int, int, int, int]] = []
         # Keys and in-check flags of the positions since the last capture,
-        # oldest first, the current position last (repetition detection).
+        # oldest first, the current position last (repetition detection),
+        # and the destination square of the move that led to each (0: none
+        # recorded), as the ROM's ring keeps them (the chase judgement).
         self.keys: list[int] = []
         self.checks: list[bool] = []
+        self.dests: list[int] = []
 
     # ---- setting up -------------------------------------------------
     def set_pieces(self, pieces: dict[int, tuple[int, int]], side: int, clock: int = 0) -> None:
@@ -87,6 +90,7 @@ class Position:
         self.rebuild(pieces)
         self.keys = [self.key]
         self.checks = [self.in_check(side)]
+        self.dests = [0]
         self.undo = []
 
     def rebuild(self, pieces: dict[int, tuple[int, int]] | None = None) -> None:
@@ -150,6 +154,7 @@ class Position:
         p.undo = self.undo[:]
         p.keys = self.keys[:]
         p.checks = self.checks[:]
+        p.dests = self.dests[:]
         return p
 
     def set_values(self, values: Sequence[Sequence[int]]) -> None:
@@ -237,14 +242,19 @@ class Position:
     def last_move_not_null(self) -> bool:
         return not self.undo or self.undo[-1][0] != 0
 
-    def push_history(self, in_check: bool) -> None:
-        """Record the current position for repetition detection."""
+    def push_history(self, in_check: bool, dest: int = 0) -> None:
+        """Record the current position for repetition detection: its key,
+        whether the side to move is in check, and `dest`, the (padded)
+        destination square of the move that led to it (0: not recorded; the
+        chase judgement then finds no cycle there)."""
         self.keys.append(self.key)
         self.checks.append(in_check)
+        self.dests.append(dest)
 
     def pop_history(self) -> None:
         self.keys.pop()
         self.checks.pop()
+        self.dests.pop()
 
     # ---- attacks ------------------------------------------------------
     def in_check(self, side: int) -> bool:

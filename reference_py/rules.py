@@ -66,7 +66,7 @@ class Game:
     def play(self, move: int) -> None:
         """Play a move already known to be legal."""
         self.pos.make(move)
-        self.pos.push_history(self.pos.in_check(self.pos.side))
+        self.pos.push_history(self.pos.in_check(self.pos.side), move >> 8)
         self.moves.append(move)
 
     def play_text(self, text: str) -> int:

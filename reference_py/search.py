@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Callable, Collection
 
 from .board import CANNON, EMPTY, HORSE, ROOK, move_iccs, sq90
+from .chase import cycle_chases, ring_cycle
 from .book import Book, book_move, default_book
 from .config import Level, Pruning, SearchConfig, load_eval, load_levels, load_search
 from .evaluate import EvalTables, evaluate, tables_for
@@ -127,6 +128,7 @@ class Searcher:
         self.pruned = 0          # moves skipped by futility, LMP or exchange pruning (no node counted)
         self.qnodes = 0          # nodes counted in quiescence
         self.static_evals = 0    # extra static evals made only for pruning decisions
+        self.chase_judged = 0    # repetitions judged by the chase rule (no perpetual-check verdict)
         self.material = material_values()
         self.hist = [0] * HISTORY_SIZE
         self.killers = [[0, 0] for _ in range(MAX_PLY)]   # only plies < depth <= 6 are used
@@ -304,11 +306,40 @@ class Searcher:
                     return self.cfg.perpetual_check
                 if stm_all and not opp_all:
                     return -self.cfg.perpetual_check
-                return 0
+                if opp_all and stm_all:
+                    return 0
+                return self._chase_score(n, k)
             k += 2
         if clock >= DRAW_PLIES:
             return self._move_limit_score(ply)
         return None
+
+    def _chase_score(self, n: int, k: int) -> int:
+        """A repetition of the last `k` plies (position n of the history)
+        that neither side checked all through, judged like the game's
+        perpetual-chase rule (chase.cycle_chases): +perpetual_chase when the
+        side that just moved chased perpetually and the side to move did
+        not, the converse -perpetual_chase, else 0.  The cycle's moves come
+        from the history's keys and destinations as the ROM recovers them
+        (chase.ring_cycle; none recovered: 0), and the chase-attack sets'
+        capture lists go on the move stack above this node's base (those
+        that do not fit are empty, as in the ROM)."""
+        pos = self.pos
+        self.chase_judged += 1
+        keys = pos.keys
+        off = len(pos.dests) - len(keys)
+        dests = [pos.dests[i + off] if 0 <= i + off < len(pos.dests) else 0 for i in range(n + 1)]
+        try:
+            cycle = ring_cycle(pos, keys, dests, k)
+        except ValueError:
+            return 0
+        chased = cycle_chases(pos, cycle, self.cfg.move_stack_entries - self.stack)
+        mover = pos.side ^ 1
+        if chased[mover] and not chased[mover ^ 1]:
+            return self.cfg.perpetual_chase
+        if chased[mover ^ 1] and not chased[mover]:
+            return -self.cfg.perpetual_chase
+        return 0
 
     def _move_limit_score(self, ply: int) -> int:
         """A node at the 60-move limit: 0 (a draw) when the side to move has
@@ -423,7 +454,7 @@ class Searcher:
                 if self._count_node():
                     pos.unmake()
                     return 0
-                pos.push_history(child_check)
+                pos.push_history(child_check, m >> 8)
                 child_pv = on_pv and m == pv_move
                 if legal == 1:
                     v = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, child_pv, child_check)
@@ -527,6 +558,7 @@ class Searcher:
         # The ROM keeps the last GAME_WINDOW positions of the game (a ring).
         del pos.keys[:-GAME_WINDOW]
         del pos.checks[:-GAME_WINDOW]
+        del pos.dests[:-GAME_WINDOW]
         all_moves = pos.legal_moves()
         root_moves = [m for m in all_moves if m not in self.exclude]
         if not all_moves:

@@ -92,7 +92,7 @@ def test_transposition_gives_the_same_result(level, orders):
     assert format_fen(g1.pos) == format_fen(g2.pos)
     p1, p2 = g1.pos.copy(), g2.pos.copy()
     for p in (p1, p2):
-        p.keys, p.checks = p.keys[-1:], p.checks[-1:]
+        p.keys, p.checks, p.dests = p.keys[-1:], p.checks[-1:], p.dests[-1:]
     assert run(p1, level, seed=3) == run(p2, level, seed=3)
 
 
@@ -119,7 +119,7 @@ def test_slot_order_does_not_matter(middlegames):
     differing = 0
     for g in middlegames:
         fresh = parse_fen(format_fen(g.pos))
-        fresh.keys, fresh.checks = g.pos.keys[:], g.pos.checks[:]   # same history
+        fresh.keys, fresh.checks, fresh.dests = g.pos.keys[:], g.pos.checks[:], g.pos.dests[:]   # same history
         differing += fresh.piece_sq != g.pos.piece_sq
         for lv in LEVELS:
             assert search(fresh.copy(), lv, seed=2, book=None).as_json() == run(g, lv, seed=2)

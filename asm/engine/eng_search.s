@@ -38,7 +38,9 @@
 ; Repetition: rep_key_lo/hi[0..s_rep_top] are the keys of the positions
 ; (the game's last <= GAME_WINDOW positions, then the search path; the
 ; current position last), bit 7 (REP_CHECK) of rep_info[i] says whether the
-; side to move was in check there.
+; side to move was in check there, bits 0-6 the destination (0-89) of the
+; move that led there (the chase judgement's record; the search pushes its
+; moves' destinations too).
 ;
 ; Locals: the bytes that carry a value from one routine to another (rv,
 ; eval_t, the picks' and the keys' bytes) are named in search.inc with
@@ -65,9 +67,9 @@
 ; Searches the position for the side to move (reference Searcher.run()).
 ; Input:
 ;   the position, loaded with eng_load (or reached by eng_make from one);
-;   rep_key_lo/hi[0..s_rep_top] and rep_info: the keys and in-check bits of
-;     the last <= GAME_WINDOW positions of the game, the current one last
-;     (index s_rep_top);
+;   rep_key_lo/hi[0..s_rep_top] and rep_info: the keys, in-check bits and
+;     destinations of the last <= GAME_WINDOW positions of the game, the
+;     current one last (index s_rep_top);
 ;   A = level index (0 = weakest, < LEVEL_COUNT);
 ;   s_lfsr = seed (16-bit; 0 means LFSR_DEFAULT).
 ; Output:

@@ -1,5 +1,6 @@
 ; eng_search_draw.s: the game's end rules at a search node (draw_score:
-; repetitions and perpetual check, then the move-count draw unless the
+; repetitions judged by perpetual check, else by perpetual chase
+; (search_chase, game_chase.s), then the move-count draw unless the
 ; side to move has no legal move; reference _draw_score) and the
 ; repetition ring's in-check bits (rep_check_bit; also read by
 ; game_rules.s).  ab_node pushes the search path onto the ring (its
@@ -27,7 +28,8 @@ bit_mask:
 .endproc
 ;;
 ; The game's end rules at a node with ply > 0 (reference _draw_score), in
-; the game's order: a repetition (perpetual check or a draw), then the
+; the game's order: a repetition (perpetual check, else perpetual chase
+; (search_chase), else a draw), then the
 ; move-count draw, which at_limit applies only when the side to move has a
 ; legal move (none: mated or stalemated, -MATE + ply).
 ; Input: eng_ply, ply_first[eng_ply] (= ms_top), the ring, eng_chk.
@@ -138,7 +140,7 @@ walk:
   sec
   rts
 : lda stm
-  beq draw
+  beq chase               ; neither side checked throughout
   lda #<(-PERPETUAL_CHECK)
   sta rv
   lda #>(-PERPETUAL_CHECK)
@@ -146,9 +148,51 @@ walk:
 draw:
   sec
   rts
+chase:
+  lda n
+  ldx k
+  jmp search_chase        ; in ENGINE_RARE
 .endproc
 
 .segment "ENGINE_RARE"
+
+;;
+; draw_score's verdict of a repetition that neither side checked all
+; through (reference Searcher._chase_score): the cycle judged by the game's
+; perpetual-chase rule (game_chase, its capture lists above this node's
+; ms_top); the side that alone chased perpetually loses.
+; Input: A = n, the ring index of the current position; X = k, the
+;   cycle's plies; eng_ply <= SEARCH_MAX_DEPTH, ms_top = ply_first[eng_ply].
+; Output: C = 1; rv = +PERPETUAL_CHASE when only the side that just moved
+;   chased, -PERPETUAL_CHASE when only the side to move did, else 0.
+; Uses local+0..11, rv and game_chase's scratch.  Clobbers A, X, Y.
+; Cycles: game_chase's (about 10,000 to 140,000) + about 40.
+.proc search_chase
+  jsr game_chase         ; A: 1 only Red chased, 2 only Black, 0 or 3 neither
+  tax
+  RV_ZERO
+  txa
+  beq done
+  cmp #3
+  beq done
+  sbc #0                 ; C = 0 (cmp #3 with A < 3): A - 1 = the side that chased
+  eor eng_side           ; 1: the side that just moved chased
+  beq lost
+  lda #<PERPETUAL_CHASE
+  sta rv
+  lda #>PERPETUAL_CHASE
+  sta rv+1
+  sec
+  rts
+lost:
+  lda #<(-PERPETUAL_CHASE)
+  sta rv
+  lda #>(-PERPETUAL_CHASE)
+  sta rv+1
+done:
+  sec
+  rts
+.endproc
 
 ;;
 ; draw_score's tail at the move limit (clock >= DRAW_PLIES; A = clock):

@@ -403,8 +403,8 @@ legal:                 ; A = eng_chk: 1 when the move gives check
 : COUNT_LEGAL {s_flags-1,x}
 count:
   COUNT_NODE abort
-  ; push_history (reference): s_rep_top + 1, its key, and whether the
-  ; move gives check as its in-check bit
+  ; push_history (reference): s_rep_top + 1, its key, whether the move
+  ; gives check as its in-check bit and the move's destination (0-89)
   lda s_flags-1,x
   and #S_F_CCHECK
   cmp #1               ; C = gives check
@@ -415,9 +415,12 @@ count:
   sta rep_key_lo,y
   lda eng_key+1
   sta rep_key_hi,y
-  lda #0
-  ror a                ; REP_CHECK (bit 7) = C
-  sta rep_info,y
+  lda undo_to-1,x      ; the move's destination
+  tax
+  lda sq90_red,x
+  bcc :+
+  ora #REP_CHECK
+: sta rep_info,y
   ldx eng_ply
   dex
   lda s_flags,x

@@ -33,38 +33,47 @@
 
 .include "global.inc"
 .include "engine/eng.inc"
+.include "engine/search.inc"
 
-; ---- scratch: chase_ram (ram.s: history[90..], free outside a search)
-ch_mask_lo  = chase_ram + 0    ; per side (Red, Black): the slots of the other side chased by every ply so far
-ch_mask_hi  = chase_ram + 2
-ch_acc_lo   = chase_ram + 4    ; chase_attacks' output / the mask being built
-ch_acc_hi   = chase_ram + 5
-ch_after_lo = chase_ram + 6    ; the mover's chase-attacks after its ply
-ch_after_hi = chase_ram + 7
-ch_bit_lo   = chase_ram + 8    ; the target's slot as a mask
-ch_bit_hi   = chase_ram + 9
-ch_by       = chase_ram + 10   ; chase_attacks: the attacking side
-ch_them     = chase_ram + 11   ; chase_attacks: the other side
-ch_side0    = chase_ram + 12   ; chase_attacks: eng_side on entry
-ch_base     = chase_ram + 13   ; chase_attacks: first entry of the attacker's captures
-ch_end      = chase_ram + 14   ; chase_attacks: first entry after them
-ch_idx      = chase_ram + 15   ; chase_attacks: the capture being looked at
-ch_idx2     = chase_ram + 16   ; chase_attacks: the other side's capture being looked at
-ch_frm      = chase_ram + 17   ; chase_attacks: the capture's from / to
-ch_to       = chase_ram + 18
-ch_akind    = chase_ram + 19   ; chase_attacks: the attacker's kind / the target's
-ch_tkind    = chase_ram + 20
-ch_n        = chase_ram + 21   ; game_chase: ring index of the current position
-ch_k        = chase_ram + 22   ; game_chase: the cycle's plies
-ch_j        = chase_ram + 23   ; game_chase: plies taken back
-ch_mover    = chase_ram + 24   ; game_chase: the side that made the ply being judged
-ch_chk      = chase_ram + 25   ; game_chase: eng_chk on entry
-ch_want_lo  = chase_ram + 26   ; chase_unmove: the origin's Zobrist number
-ch_want_hi  = chase_ram + 27
-ch_to_sq    = chase_ram + 28   ; chase_unmove / chase_redo: the ply's destination (padded)
-ch_org      = chase_ram + 29   ; [GAME_WINDOW]: the origin of the ply taken back j-th
-CHASE_RAM_SIZE = 29 + GAME_WINDOW
-.assert CHASE_RAM_SIZE <= HISTORY_SIZE - 90, error, "chase_ram outgrows history[90..]"
+; ---- scratch: the undo entries CHASE_PLY..CHASE_PLY+3 (zero page).  The
+; judgement runs at eng_ply <= SEARCH_MAX_DEPTH (game_outcome at 0, the
+; search's draw_score at a node of the main search) and its makes use the
+; undo entries eng_ply and eng_ply + 1 only, so the entries from
+; SEARCH_MAX_DEPTH + 2 up are dead while it runs (ram.s).
+CHASE_PLY = SEARCH_MAX_DEPTH + 2
+.assert CHASE_PLY + 4 <= ENG_PLIES, error, "the chase scratch needs 4 undo entries above the search's plies"
+ch_mask_lo  = undo_from + CHASE_PLY      ; per side (Red, Black): the slots of the other side chased by every ply so far
+ch_mask_hi  = undo_to + CHASE_PLY
+ch_acc_lo   = undo_from + CHASE_PLY + 2  ; chase_attacks' output / the mask being built
+ch_acc_hi   = undo_from + CHASE_PLY + 3
+.export ch_acc_lo             ; (the tests read chase_attacks' output)
+ch_after_lo = undo_to + CHASE_PLY + 2    ; the mover's chase-attacks after its ply
+ch_after_hi = undo_to + CHASE_PLY + 3
+ch_bit_lo   = undo_cap + CHASE_PLY       ; the target's slot as a mask
+ch_bit_hi   = undo_cap + CHASE_PLY + 1
+ch_by       = undo_cap + CHASE_PLY + 2   ; chase_attacks: the attacking side
+ch_them     = undo_cap + CHASE_PLY + 3   ; chase_attacks: the other side
+ch_side0    = undo_clock + CHASE_PLY     ; chase_attacks: eng_side on entry
+ch_base     = undo_clock + CHASE_PLY + 1 ; chase_attacks: first entry of the attacker's captures
+ch_end      = undo_clock + CHASE_PLY + 2 ; chase_attacks: first entry after them
+ch_idx      = undo_clock + CHASE_PLY + 3 ; chase_attacks: the capture being looked at
+ch_idx2     = undo_check + CHASE_PLY     ; chase_attacks: the other side's capture being looked at
+ch_frm      = undo_check + CHASE_PLY + 1 ; chase_attacks: the capture's from / to
+ch_to       = undo_check + CHASE_PLY + 2
+ch_akind    = undo_check + CHASE_PLY + 3 ; chase_attacks: the attacker's kind / the target's
+ch_tkind    = undo_score_lo + CHASE_PLY
+ch_n        = undo_score_lo + CHASE_PLY + 1 ; game_chase: ring index of the current position
+ch_k        = undo_score_lo + CHASE_PLY + 2 ; game_chase: the cycle's plies
+ch_j        = undo_score_lo + CHASE_PLY + 3 ; game_chase: plies taken back
+ch_mover    = undo_score_hi + CHASE_PLY     ; game_chase: the side that made the ply being judged
+ch_chk      = undo_score_hi + CHASE_PLY + 1 ; game_chase: eng_chk on entry
+ch_want_lo  = undo_score_hi + CHASE_PLY + 2 ; chase_unmove: the origin's Zobrist number
+ch_want_hi  = undo_score_hi + CHASE_PLY + 3
+ch_to_sq    = undo_key_lo + CHASE_PLY       ; chase_unmove / chase_redo: the ply's destination (padded)
+; The origin of a ply taken back is kept in its ring entry's key low byte
+; (rep_key_lo[n - j]: no later step reads that byte); chase_redo puts the
+; key back (the key before ^ the side ^ the piece's Zobrist numbers at the
+; origin and the destination: no capture in a cycle).
 
 ; zero-page pointers of chase_unmove (no engine call while they live)
 zl = local+0               ; the piece's Zobrist-low row (- 23)
@@ -76,14 +85,18 @@ zh = local+2               ; its Zobrist-high row
 ; The perpetual chases of a repetition cycle (reference chase.cycle_chases).
 ; Input: A = n, the ring index of the current position; X = k, the cycle's
 ;   plies (4 <= k <= n, even; no capture among them, none of the ring's
-;   entries n-k+1..n dropped); the position is the game's, eng_ply = 0,
-;   ms_top = first free move-stack entry.
-; Output: ch_mask_lo/hi[side] = the slots of the other side that every ply
+;   entries n-k+1..n dropped); the position is the ring's entry n,
+;   eng_ply <= SEARCH_MAX_DEPTH (game_outcome: 0; the search's draw_score:
+;   its node's ply), ms_top = first free move-stack entry (the capture
+;   lists go above it; one that does not fit is empty).
+; Output: the ring's keys as on entry (the walk keeps origins in them).
+;         ch_mask_lo/hi[side] = the slots of the other side that every ply
 ;   of `side` in the cycle chases (0: none); A = 1 when only Red's mask is
 ;   not 0, 2 when only Black's, 3 both, 0 neither.  The position, eng_side,
 ;   eng_chk, eng_ply, ms_top and the move stack below ms_top are as on
 ;   entry.
-; Uses local+0..11 and chase_ram.  Clobbers A, X, Y.
+; Uses local+0..11 and the scratch above (undo entries CHASE_PLY..+3).
+; Clobbers A, X, Y.
 ; Cycles: two chase-attack sets per ply judged (chase_attacks; one when the
 ;   ply gave check or attacks nothing) plus about 600 per ply for the walk
 ;   back and forth, less when both masks reach 0 early: 23,750 for the
@@ -96,11 +109,10 @@ zh = local+2               ; its Zobrist-high row
   lda eng_chk
   sta ch_chk
   lda #$FF
-  ldx #3
-@init:
-  sta ch_mask_lo,x       ; ch_mask_lo and ch_mask_hi: 4 bytes
-  dex
-  bpl @init
+  sta ch_mask_lo
+  sta ch_mask_lo+1
+  sta ch_mask_hi
+  sta ch_mask_hi+1
   lda #0
   sta ch_j
 @ply:
@@ -162,11 +174,10 @@ zh = local+2               ; its Zobrist-high row
   jmp @ply
 @lost:
   lda #0                 ; no verdict of chase
-  ldx #3
-@clear:
-  sta ch_mask_lo,x
-  dex
-  bpl @clear
+  sta ch_mask_lo
+  sta ch_mask_lo+1
+  sta ch_mask_hi
+  sta ch_mask_hi+1
 @redo:
   jsr chase_redo
   lda ch_chk
@@ -186,10 +197,12 @@ zh = local+2               ; its Zobrist-high row
 .endproc
 
 ;;
-; Plays again the ch_j plies game_chase took back, oldest first.
-; Input: ch_j, ch_org[0..ch_j-1], ch_n, the ring.  Output: ch_j = 0, the
-;   position as before the walk back.
-; Clobbers A, X, Y.  Cycles: about 60 per ply.
+; Plays again the ch_j plies game_chase took back, oldest first, and puts
+; back the key low bytes that held their origins.
+; Input: ch_j, ch_n, the ring (rep_key_lo[n - j] = the origin of the ply
+;   taken back j-th).  Output: ch_j = 0, the position and the ring as
+;   before the walk back.
+; Uses local+0..1.  Clobbers A, X, Y.  Cycles: about 110 per ply.
 .proc chase_redo
 @ply:
   lda ch_j
@@ -201,12 +214,33 @@ zh = local+2               ; its Zobrist-high row
   tax
   lda rep_info,x
   and #$7F
+  tay
+  lda sq_of90,y
+  sta ch_to_sq           ; the ply's destination
+  lda rep_key_lo-1,x     ; the key low byte before the ply ^ the side
+  eor #ZOBRIST_SIDE_LO
+  sta ch_want_hi
+  ldy rep_key_lo,x       ; Y = the origin
+  sty ch_want_lo
+  ldx board,y            ; the piece's code
+  lda code_pk-CODE_BASE,x
+  tax                    ; side*8 + kind
+  lda row_ptr_l,x
+  sta zl
+  lda row_ptr_h,x
+  sta zl+1
+  lda ch_want_hi
+  eor (zl),y             ; ^ Z[from]
+  ldy ch_to_sq
+  eor (zl),y             ; ^ Z[to]
+  pha
+  lda ch_n
+  sec
+  sbc ch_j
   tax
-  lda sq_of90,x
-  tay                    ; Y = to
-  ldx ch_j
-  lda ch_org,x
-  tax                    ; X = from
+  pla
+  sta rep_key_lo,x       ; the key low byte back
+  ldx ch_want_lo         ; X = from, Y = to
   lda board,x
   sta board,y
   lda #SQ_EMPTY
@@ -224,7 +258,7 @@ zh = local+2               ; its Zobrist-high row
 ;;
 ; Takes back the quiet ply that led to ring entry X = ch_n - ch_j: the
 ; piece on its destination returns to the origin that fits the keys of
-; entries X-1 and X (chase.quiet_origin), stored in ch_org[ch_j]; eng_side
+; entries X-1 and X (chase.quiet_origin), kept in rep_key_lo[X]; eng_side
 ; flips.  eng_key, eng_score and eng_clock are not touched (nothing reads
 ; them before chase_redo undoes this).
 ; Input: X = ring entry (>= 1).  Output: C = 0 done; C = 1 no candidate
@@ -324,7 +358,7 @@ zh = local+2               ; its Zobrist-high row
 ;;
 ; chase_unmove's test of one candidate origin Y: when it is on the board
 ; and its Zobrist number (zl / zh rows) is ch_want, the piece on ch_to_sq
-; goes back there (board, piece_sq, ch_org[ch_j], eng_side) and C = 0;
+; goes back there (board, piece_sq, rep_key_lo[ch_n - ch_j], eng_side) and C = 0;
 ; else C = 1 and nothing changes.  Clobbers A, X.  Cycles: 12-80.
 .proc try_origin
   lda board,y
@@ -336,9 +370,12 @@ zh = local+2               ; its Zobrist-high row
   lda (zh),y
   cmp ch_want_hi
   bne @no
-  ldx ch_j
+  lda ch_n
+  sec
+  sbc ch_j
+  tax
   tya
-  sta ch_org,x
+  sta rep_key_lo,x       ; the origin, until chase_redo
   ldx ch_to_sq
   lda board,x
   sta board,y

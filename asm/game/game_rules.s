@@ -341,7 +341,7 @@ to90 = local+13
 ;   GAME_PERPETUAL, GAME_PERPETUAL_CHASE, GAME_REPETITION or GAME_DRAW_60;
 ;   X = the winner (0 Red, 1 Black, GAME_NO_WINNER).  As a side effect,
 ;   game_gen_legal's list of legal moves (A = game_nmoves).
-; Uses local+0..15 (and chase_ram for a chase).  Clobbers A, X, Y.
+; Uses local+0..15 (and game_chase's scratch for a chase).  Clobbers A, X, Y.
 ; Cycles: game_gen_legal's, plus at most about 3,000 for the ring, plus a
 ;   perpetual-chase judgement's (game_chase) when a repetition is found.
 .proc game_outcome

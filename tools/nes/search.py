@@ -9,9 +9,11 @@ contract):
 
   1. eng_load the position (any slot order: eng_search rebuilds it);
   2. the repetition history: the keys and in-check flags of the game's last
-     GAME_WINDOW positions (reference Position.keys / checks, the current
-     position last) into rep_key_lo / rep_key_hi / rep_info (REP_CHECK, bit
-     7: in check), and the index of the current position into s_rep_top;
+     GAME_WINDOW positions (reference Position.keys / checks / dests, the
+     current position last) into rep_key_lo / rep_key_hi / rep_info
+     (REP_CHECK, bit 7: in check; bits 0-6 the destination, 0-89, of the
+     move that led there), and the index of the current position into
+     s_rep_top;
   3. the seed into s_lfsr, then eng_search with A = the level's index.
 Results: s_res_from / s_res_to (PV, s_res_pvlen moves; 0 = no legal move),
 s_res_score, s_res_depth, s_nodes.  The command line (`python -m
@@ -38,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from reference_py.board import move_iccs  # noqa: E402
+from reference_py.board import move_iccs, sq90  # noqa: E402
 from reference_py.book import default_book  # noqa: E402
 from reference_py.config import load_eval  # noqa: E402
 from reference_py.position import Position  # noqa: E402
@@ -108,9 +110,10 @@ class RomSearch(RomEngine):
     def load_history(self, pos: Position) -> None:
         keys = pos.keys[-GAME_WINDOW:] or [pos.key]
         checks = pos.checks[-GAME_WINDOW:] or [pos.in_check(pos.side)]
+        dests = ([0] * len(keys) + pos.dests)[-len(keys):]     # 0: not recorded
         self.write("rep_key_lo", [k & 0xFF for k in keys])
         self.write("rep_key_hi", [k >> 8 for k in keys])
-        self.write("rep_info", [0x80 if c else 0 for c in checks])
+        self.write("rep_info", [(0x80 if c else 0) | (sq90(d) if d else 0) for c, d in zip(checks, dests)])
         self.write("s_rep_top", [len(keys) - 1])
 
     def settled(self) -> bool:
