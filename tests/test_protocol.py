@@ -222,6 +222,22 @@ def test_mated_side_has_no_move(name):
         assert any(" score mate 0" in l for l in lines)
 
 
+CHASE_FEN = "5k3/9/7c1/R8/9/9/9/9/9/3K5 w - - 0 1"    # tests/data/chase_suite.yaml, issue_example
+CHASE_MOVES = "a6a7 h7h8 a7a8 h8h7 a8a7 h7h8 a7a8 h8h7 a8a7"
+
+
+@pytest.mark.parametrize("dialect", ["uci", "ucci"])
+def test_game_over_by_the_rules_is_said(name, dialect):
+    """A position the rules have ended (here Red's perpetual chase, 長捉) is
+    named in an info string before the answer; the GUI adjudicates."""
+    with engine(name, dialect) as e:
+        e.send(f"position fen {CHASE_FEN} moves {CHASE_MOVES}")
+        lines = go(e, "go depth 1")
+        assert "info string game over by the rules: Black wins: Red chased a piece perpetually." in lines
+        e.send(f"position fen {CHASE_FEN} moves {CHASE_MOVES.rsplit(' ', 1)[0]}")
+        assert not any("game over" in l for l in go(e, "go depth 1"))
+
+
 # ---- coordinates --------------------------------------------------------------------
 def ranks_of(move: str) -> tuple[int, int]:
     m = re.fullmatch(r"[a-i](\d+)[a-i](\d+)", move)

@@ -293,6 +293,9 @@ class Session:
             self.error(f"go: no valid position ({self.bad_position})")
             self.send(self.dialect.bestmove(None))
             return
+        over = game.outcome()
+        if over is not None:          # the GUI adjudicates; the engine says what the rules say
+            self.say(f"game over by the rules: {over.describe()}")
         legal = self.legal_texts(game)
         exclude = set(self.banned)
         if limits.searchmoves:
