@@ -80,18 +80,82 @@ TITLE_ZH_LEVEL_CELL   = TITLE_ZH_PLAYERS_CELL + 8
 .endproc
 
 ;;
-; The notation item changed the language: the title again in it, the
-; cursor where it is (screen off for a frame).
+; The notation item changed the language: the menu again in it (its tile
+; rows 16-27, columns 7-26, blanked then drawn with the screen off: about
+; 3 frames, so the next press is seen), the cursor where it is.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc title_redraw
   jsr screen_off
-  jsr title_draw
+  ldy #TITLE_MENU_ROW   ; blank the menu's area (tile 0, as title_rle)
+@row:
+  tya
+  lsr a
+  lsr a
+  lsr a
+  ora #>NAMETABLE_0
+  bit PPUSTATUS
+  sta PPUADDR
+  tya
+  asl a
+  asl a
+  asl a
+  asl a
+  asl a
+  ora #TITLE_LABEL_COL
+  sta PPUADDR
+  lda #0
+  ldx #TITLE_REDRAW_TILES
+: sta PPUDATA
+  dex
+  bne :-
+  iny
+  cpy #TITLE_MENU_ROW + TITLE_ITEMS * 2
+  bcc @row
   lda ui_lang
-  bne title_zh_show
+  beq @english
+  jsr title_zh_draw
+  jmp @on
+@english:
+  jsr title_en_labels
   jsr title_values
-  jsr title_highlight
+@on:
+  jsr vram_flush        ; NMI is off: copied at once
   lda #CTRL_SPR_1000 | CTRL_BG_1000 | CTRL_NT_2000
   jmp screen_on
+.endproc
+TITLE_REDRAW_TILES = 20  ; the labels (7-14), the values (15-26)
+.assert TITLE_LABEL_COL + TITLE_REDRAW_TILES <= 30, error, "title_redraw stays inside the frame"
+
+;;
+; The English menu's labels (as tools/rom/art.py draws them into
+; title_rle), queued.
+; Uses local+0..3.  Clobbers A, X, Y.
+.proc title_en_labels
+item = local+3
+  lda #0
+  sta item
+@item:
+  lda item
+  asl a
+  asl a
+  asl a
+  clc
+  adc #<title_en_label_text
+  sta local+0
+  lda #0
+  adc #>title_en_label_text
+  sta local+1
+  ldx item
+  ldy title_zh_vram_lo,x
+  lda title_zh_vram_hi,x
+  tax
+  lda #8
+  jsr put_text
+  inc item
+  lda item
+  cmp #TITLE_ITEMS
+  bcc @item
+  rts
 .endproc
 
 ;;
@@ -598,6 +662,9 @@ title_zh_vram_hi:
   .repeat TITLE_ITEMS, i
   .byte >(TITLE_ZH_LABEL_VRAM + i * 64)
   .endrepeat
+title_en_label_text:    ; 8 tiles each (0: blank, as in title_rle)
+  .byte "PLAYERS", 0, "LEVEL", 0, 0, 0, "NOTATION", "START", 0, 0, 0
+  .byte "PUZZLES", 0, "SET UP", 0, 0
 title_zh_players_lo:    ; players_choice
   .lobytes zht_p1_red, zht_p1_black, zht_p2_fixed, zht_p2_turn
 title_zh_players_hi:
