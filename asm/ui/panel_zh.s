@@ -655,6 +655,7 @@ ZH_RESULT_VRAM = NAMETABLE_0 + RIVER_MROW * 64 + 3  ; ui_panel.s RESULT_VRAM
 ZH_WINNER_WIDTH = 6     ; " 红胜 " (tiles), then the reason: "将死     "
 ZH_REASON_WIDTH = 9     ;   or "六十回合 "
 ZH_MENU_ITEMS = 5       ; PAUSE_ITEMS (ui_panel.s)
+.assert ZH_TITLE_CELL | (ZH_TITLE_TILE & $7F) = ZH_TITLE_TILE, error, "zh_line's title cells"
 .assert (MENU_ROW & 1) = 1, error, "an item of the Chinese menu is one metatile row"
 
 ;;
@@ -667,6 +668,8 @@ ZH_MENU_ITEMS = 5       ; PAUSE_ITEMS (ui_panel.s)
 ; a cell before its glyph is there.
 ; @param local+0/1 the text (zh_glyphs.s zht_*: count n, glyph numbers)
 ; @param local+2 pad, local+3 width (pad + 2n <= width), local+4 first
+;   (0-63; or ZH_TITLE_CELL + 0-63: the title's cells, sprite-table tiles
+;   $C0 + n, where the title's background is: ui_title.s)
 ; @param X, Y VRAM address (high, low) of the top row's first tile
 ; Uses local+0..12.  Clobbers A, X, Y.
 .proc zh_line
@@ -711,8 +714,15 @@ half  = local+12        ; 0 the top row, 2 the bottom one (cell offset)
   sta half              ; (now the quadrants left)
 @quadrant:
   ldy cell
+  bmi @title_cell
   lda zh_cell_tile,y
   jsr zh_tile_pattern
+  jmp @quadrant_done
+@title_cell:
+  tya                   ; ZH_TITLE_CELL + n: tile $C0 + n of table $1000
+  ora #ZH_TITLE_TILE & $7F
+  jsr zh_tile_pattern_spr
+@quadrant_done:
   lda src
   clc
   adc #8
@@ -749,10 +759,12 @@ half  = local+12        ; 0 the top row, 2 the bottom one (cell offset)
   cmp glyph
   bcc @blank
   ldy cell
+  bmi @title_tiles
   lda zh_cell_tile,y
   sta vram_queue,x
   inx
   lda zh_cell_tile+1,y
+@second:
   sta vram_queue,x
   inx
   inc col
@@ -762,6 +774,13 @@ half  = local+12        ; 0 the top row, 2 the bottom one (cell offset)
   sta cell
   inc glyph
   bne @next             ; (always)
+@title_tiles:            ; (cell even: first and half are)
+  tya
+  ora #ZH_TITLE_TILE & $7F
+  sta vram_queue,x
+  inx
+  ora #1
+  bne @second           ; (always)
 @blank:
   lda #' '
   sta vram_queue,x
@@ -818,6 +837,7 @@ half  = local+12        ; 0 the top row, 2 the bottom one (cell offset)
 .proc zh_tile_pattern
 src = local+10
   jsr tile_queue_begin
+queued:
   ldy #0
 @byte:
   lda (src),y
@@ -832,6 +852,30 @@ src = local+10
   adc #8
   tax
   jmp vram_queue_end
+.endproc
+
+;;
+; zh_tile_pattern into pattern table $1000 (the title's background): tile
+; A's pattern from 8 bytes of a glyph's plane.
+; @param A the tile (pattern table $1000); local+10/11 the 8 bytes
+; Clobbers A, X, Y.
+.proc zh_tile_pattern_spr
+  pha
+  lsr a
+  lsr a
+  lsr a
+  lsr a
+  ora #>$1000
+  tax
+  pla
+  asl a
+  asl a
+  asl a
+  asl a
+  tay
+  lda #16
+  jsr vram_queue_begin
+  jmp zh_tile_pattern::queued
 .endproc
 
 ;;
@@ -979,6 +1023,35 @@ base = local+14         ; the first item's first cell
   sta local+0
   lda #>zht_game_over
   sta local+1
+  lda #2
+  sta local+2
+  lda #8
+  sta local+3
+  ldx #>(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  ldy #<(NAMETABLE_0 + STATUS_MROW * 64 + PANEL_LEFT_COL)
+  jmp zh_line
+.endproc
+
+;;
+; A puzzle's end in Chinese: 成功 (solved) or 失败 (failed) in place of
+; zh_result's 终局 (its cells, 8-15 of the winner's block).
+; @param X T_SOLVED or T_FAILED
+; Uses local+0..12.  Clobbers A, X, Y.
+.proc zh_verdict
+  lda #<zht_solved
+  ldy #>zht_solved
+  cpx #T_SOLVED
+  beq :+
+  lda #<zht_failed
+  ldy #>zht_failed
+: sta local+0
+  sty local+1
+  lda #3                ; the oldest slot's block: the winner's (zh_result)
+  sta local+3
+  jsr zh_block
+  clc
+  adc #8
+  sta local+4
   lda #2
   sta local+2
   lda #8

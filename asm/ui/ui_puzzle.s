@@ -11,6 +11,15 @@
 ; marks it solved when the goal is reached (puzzle_over).  ui_players is
 ; the title's again when the title comes back (title_enter takes it from
 ; keep_settings).
+;
+; In ALL CHINESE (ui_lang) the menu's heading is 残局 and its help 开始
+; (A), 返回 (B), 已解 (the solved mark), in the move list's cells 0-31
+; (puzzles_zh_draw); the puzzles' names and goals stay English (a row of
+; tiles each: a glyph is two); a puzzle's end says 成功 / 失败 (zh_verdict).
+
+PUZ_ZH_TEXTS = 4         ; puzzles_zh_draw: 残局, 开始, 返回, 已解
+PUZ_HELP_VRAM = NAMETABLE_0 + (PUZ_FIRST_ROW + PUZ_COUNT) * 32  ; the help row (puzzles.s)
+.assert PUZ_FIRST_ROW + PUZ_COUNT + 1 <= 29, error, "the puzzle menu's Chinese help: two tile rows"
 
 .include "nes.inc"
 .include "global.inc"
@@ -37,8 +46,62 @@
   dex
 : stx ui_menu
   FAR_CALL puz_draw_menu
-  lda #CTRL_SPR_1000 | CTRL_NT_2000    ; the board's tiles (font at $0000)
+  lda ui_lang
+  beq :+
+  jsr puzzles_zh_draw
+: lda #CTRL_SPR_1000 | CTRL_NT_2000    ; the board's tiles (font at $0000)
   jmp screen_on
+.endproc
+
+;;
+; The puzzle menu's heading and help in Chinese, over the English ones
+; (NMI is off: copied at once), in the move list's cells 8 * text.
+; Uses local+0..13.  Clobbers A, X, Y.
+.proc puzzles_zh_draw
+item = local+13
+  jsr zh_release        ; the list's cells are the menu's now
+  lda #0
+  sta item
+@text:
+  ldx item
+  lda puz_zh_text_lo,x
+  sta local+0
+  lda puz_zh_text_hi,x
+  sta local+1
+  lda puz_zh_pad,x
+  sta local+2
+  lda puz_zh_width,x
+  sta local+3
+  txa
+  asl a
+  asl a
+  asl a
+  sta local+4
+  ldy puz_zh_vram_lo,x
+  lda puz_zh_vram_hi,x
+  tax
+  jsr zh_line
+  inc item
+  lda item
+  cmp #PUZ_ZH_TEXTS
+  bcc @text
+  lda #<puz_zh_keys     ; "A:" before 开始, "B:" before 返回 (top rows)
+  sta local+0
+  lda #>puz_zh_keys
+  sta local+1
+  ldx #>(PUZ_HELP_VRAM + 5)
+  ldy #<(PUZ_HELP_VRAM + 5)
+  lda #2
+  jsr put_text
+  lda #<(puz_zh_keys + 2)
+  sta local+0
+  lda #>(puz_zh_keys + 2)
+  sta local+1
+  ldx #>(PUZ_HELP_VRAM + 12)
+  ldy #<(PUZ_HELP_VRAM + 12)
+  lda #2
+  jsr put_text
+  jmp vram_flush
 .endproc
 
 ;;
@@ -150,13 +213,26 @@
   FAR_CALL puz_mark_solved
   jsr settings_save     ; keep_check covers puz_solved
   ldx #T_SOLVED
-  jmp ui_text
+  bne puzzle_verdict    ; (always)
 @failed:
   ldx #T_FAILED
-  jmp ui_text
+  bne puzzle_verdict    ; (always)
 @rts:
   rts
 .endproc
+
+;;
+; Shows whether the puzzle is solved: SOLVED! / FAILED on the panel's goal
+; row, or in Chinese 成功 / 失败 in place of 终局 (zh_verdict).
+; @param X T_SOLVED or T_FAILED
+; Uses local+0..12.  Clobbers A, X, Y.
+.proc puzzle_verdict
+  lda ui_lang
+  bne :+
+  jmp ui_text
+: jmp zh_verdict
+.endproc
+.assert T_SOLVED <> 0 && T_FAILED <> 0, error, "puzzle_over branches on them"
 
 ;;
 ; Leaves a game (game over, or the pause menu's NEW GAME): back to the
@@ -169,3 +245,21 @@
 @title:
   jmp title_enter
 .endproc
+
+.segment "UI_DATA"
+; puzzles_zh_draw: 残局 over the heading (rows 1-2), 开始 / 返回 / 已解 over
+; the help row (the keys' and the mark's places in "A: PLAY  B: BACK   SOLVED")
+puz_zh_text_lo:
+  .lobytes zht_title_puzzles, zht_setup_play, zht_puz_back, zht_puz_solved
+puz_zh_text_hi:
+  .hibytes zht_title_puzzles, zht_setup_play, zht_puz_back, zht_puz_solved
+puz_zh_vram_lo:
+  .byte <(NAMETABLE_0 + 1 * 32 + 8), <(PUZ_HELP_VRAM + 5), <(PUZ_HELP_VRAM + 11), <(PUZ_HELP_VRAM + 18)
+puz_zh_vram_hi:
+  .byte >(NAMETABLE_0 + 1 * 32 + 8), >(PUZ_HELP_VRAM + 5), >(PUZ_HELP_VRAM + 11), >(PUZ_HELP_VRAM + 18)
+puz_zh_pad:             ; glyphs at columns 14, 7, 14, 23
+  .byte 6, 2, 3, 5
+puz_zh_width:           ; over "ENDGAME PUZZLES" (columns 8-22) and the help (5-29)
+  .byte 15, 6, 7, 12
+puz_zh_keys:
+  .byte "A:B:"

@@ -15,7 +15,14 @@
 ; 4 puzzles (the puzzle menu, ui_puzzle.s), 5 set up (the position editor,
 ; ui_setup.s).
 ; Up/Down: item; Left/Right: value; A or Start: play (on PUZZLES: the menu;
-; on SET UP: the editor).  After
+; on SET UP: the editor).
+;
+; In ALL CHINESE (ui_lang = UI_LANG_ZH) the menu is Chinese (title_zh_draw):
+; 玩家 执红/执黑/双人/转盘, 级别 入门/初级/中级/高级/大师, 中文 (the language
+; item: Left/Right go back to CHINESE or ICCS, and the English menu), 开始,
+; 残局, 摆棋: 16 glyphs, 16x16 each, in the 64 sprite-table tiles $C0-$FF
+; that follow the title art (zh_line's ZH_TITLE_CELL cells: the labels in
+; 8k .. 8k + 7, the players' value in 48-55, the level's in 56-63).  After
 ; ATTRACT_UNITS * 8 frames without a button, the demo starts.
 
 .include "nes.inc"
@@ -31,6 +38,12 @@ PLAYER_CHOICES = 4       ; 1P as Red, 1P as Black, 2P fixed, 2P turning
 NOTATION_CHOICES = 3     ; CHINESE, ICCS, ALL CHINESE (notation_choice)
 ATTRACT_UNITS = 150      ; x 8 frames = 1,200 frames = 20 s
 LEVEL_VALUE_VRAM = NAMETABLE_0 + (TITLE_MENU_ROW + 2) * 32 + TITLE_VALUE_COL - 1
+TITLE_ZH_LABEL_VRAM = NAMETABLE_0 + TITLE_MENU_ROW * 32 + TITLE_LABEL_COL
+TITLE_ZH_VALUE_VRAM = NAMETABLE_0 + TITLE_MENU_ROW * 32 + TITLE_VALUE_COL - 1
+TITLE_ZH_PLAYERS_CELL = ZH_TITLE_CELL + TITLE_ITEMS * 8
+TITLE_ZH_LEVEL_CELL   = TITLE_ZH_PLAYERS_CELL + 8
+.assert TITLE_ZH_LEVEL_CELL + 8 = ZH_TITLE_CELL + 64, error, "the title's Chinese menu: 16 glyphs"
+.assert (TITLE_MENU_ROW & 1) = 0, error, "a Chinese item of the title is one metatile row"
 
 .segment "UI_CODE"
 
@@ -58,11 +71,195 @@ LEVEL_VALUE_VRAM = NAMETABLE_0 + (TITLE_MENU_ROW + 2) * 32 + TITLE_VALUE_COL - 1
 @players:
   sta ui_players
 : jsr title_draw
+  lda ui_lang
+  bne title_zh_show
   jsr title_values
   jsr title_highlight
   lda #CTRL_SPR_1000 | CTRL_BG_1000 | CTRL_NT_2000
   jmp screen_on
 .endproc
+
+;;
+; The notation item changed the language: the menu again in it (its tile
+; rows 16-27, columns 7-26, blanked then drawn with the screen off: about
+; 3 frames, so the next press is seen), the cursor where it is.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc title_redraw
+  jsr screen_off
+  ldy #TITLE_MENU_ROW   ; blank the menu's area (tile 0, as title_rle)
+@row:
+  tya
+  lsr a
+  lsr a
+  lsr a
+  ora #>NAMETABLE_0
+  bit PPUSTATUS
+  sta PPUADDR
+  tya
+  asl a
+  asl a
+  asl a
+  asl a
+  asl a
+  ora #TITLE_LABEL_COL
+  sta PPUADDR
+  lda #0
+  ldx #TITLE_REDRAW_TILES
+: sta PPUDATA
+  dex
+  bne :-
+  iny
+  cpy #TITLE_MENU_ROW + TITLE_ITEMS * 2
+  bcc @row
+  lda ui_lang
+  beq @english
+  jsr title_zh_draw
+  jmp @on
+@english:
+  jsr title_en_labels
+  jsr title_values
+@on:
+  jsr vram_flush        ; NMI is off: copied at once
+  lda #CTRL_SPR_1000 | CTRL_BG_1000 | CTRL_NT_2000
+  jmp screen_on
+.endproc
+TITLE_REDRAW_TILES = 20  ; the labels (7-14), the values (15-26)
+.assert TITLE_LABEL_COL + TITLE_REDRAW_TILES <= 30, error, "title_redraw stays inside the frame"
+
+;;
+; The English menu's labels (as tools/rom/art.py draws them into
+; title_rle), queued.
+; Uses local+0..3.  Clobbers A, X, Y.
+.proc title_en_labels
+item = local+3
+  lda #0
+  sta item
+@item:
+  lda item
+  asl a
+  asl a
+  asl a
+  clc
+  adc #<title_en_label_text
+  sta local+0
+  lda #0
+  adc #>title_en_label_text
+  sta local+1
+  ldx item
+  ldy title_zh_vram_lo,x
+  lda title_zh_vram_hi,x
+  tax
+  lda #8
+  jsr put_text
+  inc item
+  lda item
+  cmp #TITLE_ITEMS
+  bcc @item
+  rts
+.endproc
+
+;;
+; The rest of title_enter in Chinese: the menu over the English labels
+; (title_zh_draw, copied at once: NMI is off), then the screen on.
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc title_zh_show
+  jsr title_zh_draw
+  jsr vram_flush        ; NMI is off: copied at once
+  jsr title_highlight
+  lda #CTRL_SPR_1000 | CTRL_BG_1000 | CTRL_NT_2000
+  jmp screen_on
+.endproc
+
+;;
+; The title's menu in Chinese: the six labels over the English ones
+; (TITLE_LABEL_COL, 8 tiles each), then the players' and the level's values.
+; Uses local+0..13.  Clobbers A, X, Y.
+.proc title_zh_draw
+item = local+13
+  lda #0
+  sta item
+@item:
+  ldx item
+  lda title_zh_label_lo,x
+  sta local+0
+  lda title_zh_label_hi,x
+  sta local+1
+  lda #0
+  sta local+2
+  lda #8
+  sta local+3
+  txa
+  asl a
+  asl a
+  asl a
+  ora #ZH_TITLE_CELL
+  sta local+4
+  lda title_zh_vram_lo,x
+  tay
+  lda title_zh_vram_hi,x
+  tax
+  jsr zh_line
+  inc item
+  lda item
+  cmp #TITLE_ITEMS
+  bcc @item
+  jsr title_zh_players
+  jmp title_zh_level
+.endproc
+
+;;
+; The players' value in Chinese (执红 执黑 双人 转盘: players_choice), in
+; the cells TITLE_ZH_PLAYERS_CELL.
+; Uses local+0..12.  Clobbers A, X, Y.
+.proc title_zh_players
+  jsr players_choice
+  tax
+  lda title_zh_players_lo,x
+  ldy title_zh_players_hi,x
+  ldx #0
+  beq title_zh_value    ; (always)
+.endproc
+
+;;
+; The level's value in Chinese (入门 初级 中级 高级 大师: ui_level), in the
+; cells TITLE_ZH_LEVEL_CELL.
+; Uses local+0..12.  Clobbers A, X, Y.
+.proc title_zh_level
+  ldx ui_level
+  lda title_zh_levels_lo,x
+  ldy title_zh_levels_hi,x
+  ldx #1
+  ; fall through
+.endproc
+
+;;
+; Draws a value of the Chinese menu: its glyphs from TITLE_VALUE_COL over
+; tile columns TITLE_VALUE_COL - 1 .. + 6 of the item's rows.
+; @param A, Y the text (zht_*: low, high); X 0 the players, 1 the level
+; Uses local+0..12.  Clobbers A, X, Y.
+.proc title_zh_value
+  sta local+0
+  sty local+1
+  lda #1
+  sta local+2           ; pad
+  lda #8
+  sta local+3           ; width
+  txa
+  asl a
+  asl a
+  asl a
+  adc #TITLE_ZH_PLAYERS_CELL
+  sta local+4
+  txa
+  bne :+
+  ldx #>TITLE_ZH_VALUE_VRAM
+  ldy #<TITLE_ZH_VALUE_VRAM
+  jmp zh_line
+: ldx #>(TITLE_ZH_VALUE_VRAM + 64)
+  ldy #<(TITLE_ZH_VALUE_VRAM + 64)
+  jmp zh_line
+.endproc
+.assert TITLE_ZH_LEVEL_CELL = TITLE_ZH_PLAYERS_CELL + 8, error, "title_zh_value's cells"
 
 ;;
 ; Decodes title_rle into nametable $2000 and its attributes (also into
@@ -153,10 +350,14 @@ put:                    ; writes A, and into attr_shadow from byte 960 on
 .endproc
 
 ;;
-; Queues the level name of ui_level (8 characters of lvl_name_text).
-; Uses local+0..2.  Clobbers A, X, Y.
+; Queues the level name of ui_level (8 characters of lvl_name_text; in
+; Chinese title_zh_level).
+; Uses local+0..12.  Clobbers A, X, Y.
 .proc title_level_text
-  lda ui_level
+  lda ui_lang
+  beq :+
+  jmp title_zh_level
+: lda ui_level
   ldx #>LEVEL_VALUE_VRAM
   ldy #<LEVEL_VALUE_VRAM
   jmp put_level_name
@@ -231,8 +432,9 @@ item = local+3
 @not_moved:
   lda pad_pressed
   and #KEY_LEFT | KEY_RIGHT
-  beq @done
-  and #KEY_RIGHT        ; A = 1 for right, 0 for left
+  bne :+
+  rts
+: and #KEY_RIGHT        ; A = 1 for right, 0 for left
   ldx ui_menu
   beq @players
   dex
@@ -250,9 +452,14 @@ item = local+3
 : cmp #NOTATION_CHOICES
   bcc :+
   sbc #NOTATION_CHOICES
-: jsr notation_set
+: ldx ui_lang
+  jsr notation_set      ; (keeps X)
   jsr settings_save
-  jsr title_notation_text
+  cpx ui_lang
+  beq :+
+  jsr title_redraw      ; the language changed: the menu in the other one
+  jmp @blip
+: jsr title_notation_text
   jmp @blip
 @level_item:
   ; level: clamp to 0 .. LEVEL_COUNT-1
@@ -284,7 +491,11 @@ item = local+3
   and #PLAYER_CHOICES - 1
   jsr players_set
   jsr settings_save
+  lda ui_lang
+  bne :+
   jsr title_players_text
+  jmp @blip
+: jsr title_zh_players
 @blip:
   lda #SFX_CURSOR
   jmp sfx_play
@@ -436,3 +647,30 @@ item = local+3
 @done:
   rts
 .endproc
+
+.segment "UI_DATA"
+; the title's Chinese menu (zh_glyphs.s; 开始 is the editor's)
+title_zh_label_lo:
+  .lobytes zht_title_players, zht_title_level, zht_title_lang, zht_setup_play, zht_title_puzzles, zht_title_setup
+title_zh_label_hi:
+  .hibytes zht_title_players, zht_title_level, zht_title_lang, zht_setup_play, zht_title_puzzles, zht_title_setup
+title_zh_vram_lo:
+  .repeat TITLE_ITEMS, i
+  .byte <(TITLE_ZH_LABEL_VRAM + i * 64)
+  .endrepeat
+title_zh_vram_hi:
+  .repeat TITLE_ITEMS, i
+  .byte >(TITLE_ZH_LABEL_VRAM + i * 64)
+  .endrepeat
+title_en_label_text:    ; 8 tiles each (0: blank, as in title_rle)
+  .byte "PLAYERS", 0, "LEVEL", 0, 0, 0, "NOTATION", "START", 0, 0, 0
+  .byte "PUZZLES", 0, "SET UP", 0, 0
+title_zh_players_lo:    ; players_choice
+  .lobytes zht_p1_red, zht_p1_black, zht_p2_fixed, zht_p2_turn
+title_zh_players_hi:
+  .hibytes zht_p1_red, zht_p1_black, zht_p2_fixed, zht_p2_turn
+title_zh_levels_lo:     ; ui_level
+  .lobytes zht_level_0, zht_level_1, zht_level_2, zht_level_3, zht_level_4
+title_zh_levels_hi:
+  .hibytes zht_level_0, zht_level_1, zht_level_2, zht_level_3, zht_level_4
+.assert LEVEL_COUNT = 5, error, "title_zh_levels: a Chinese name for each level"

@@ -11,7 +11,7 @@
 ;   then its bottom tile row.
 
 .export zh_glyph_bits, zh_cell_tile
-.export zht_resume, zht_takeback, zht_hint, zht_resign, zht_new_game, zht_red_wins, zht_black_wins, zht_draw, zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_resigned, zht_limit, zht_red_to_move, zht_black_to_move, zht_check, zht_game_over, zht_chase, zht_setup_play, zht_setup_side, zht_setup_standard, zht_setup_empty, zht_setup_exit, zht_red_first, zht_black_first, zht_no_red_king, zht_no_black_king, zht_kings_face, zht_red_in_check, zht_black_in_check, zht_no_move
+.export zht_resume, zht_takeback, zht_hint, zht_resign, zht_new_game, zht_red_wins, zht_black_wins, zht_draw, zht_checkmate, zht_stalemate, zht_perpetual, zht_repetition, zht_sixty, zht_resigned, zht_limit, zht_red_to_move, zht_black_to_move, zht_check, zht_game_over, zht_chase, zht_setup_play, zht_setup_side, zht_setup_standard, zht_setup_empty, zht_setup_exit, zht_red_first, zht_black_first, zht_no_red_king, zht_no_black_king, zht_kings_face, zht_red_in_check, zht_black_in_check, zht_no_move, zht_title_players, zht_title_level, zht_title_lang, zht_title_puzzles, zht_title_setup, zht_p1_red, zht_p1_black, zht_p2_fixed, zht_p2_turn, zht_level_0, zht_level_1, zht_level_2, zht_level_3, zht_level_4, zht_puz_back, zht_puz_solved, zht_solved, zht_failed
 
 .segment "UI_DATA"
 zh_glyph_bits:
@@ -183,6 +183,54 @@ zh_glyph_bits:
   .byte $0F,$00,$00,$00,$00,$00,$00,$00,$B0,$30,$30,$30,$70,$00,$00,$00
   .byte $00,$00,$00,$3F,$00,$01,$3F,$0C,$00,$00,$60,$60,$60,$FC,$6C,$6C  ; 83 动
   .byte $16,$1B,$3E,$00,$03,$03,$00,$00,$6C,$6C,$CC,$CC,$BC,$00,$00,$00
+  .byte $00,$00,$00,$7F,$18,$18,$7B,$19,$00,$00,$00,$F0,$00,$00,$F8,$60  ; 84 玩
+  .byte $19,$15,$7B,$07,$06,$00,$00,$00,$60,$60,$6C,$58,$78,$00,$00,$00
+  .byte $00,$00,$01,$3F,$30,$2F,$03,$0D,$00,$00,$80,$FC,$0C,$EC,$18,$B8  ; 85 家
+  .byte $3A,$0D,$3B,$0E,$38,$03,$00,$00,$E0,$E0,$B0,$D8,$CC,$80,$00,$00
+  .byte $00,$00,$00,$0D,$18,$16,$2C,$0C,$00,$00,$00,$F8,$D8,$B0,$BC,$CC  ; 86 级
+  .byte $19,$3D,$01,$3F,$05,$00,$00,$00,$58,$58,$B0,$58,$CC,$00,$00,$00
+  .byte $00,$00,$1F,$33,$1F,$0C,$0C,$3F,$00,$00,$18,$58,$58,$58,$58,$58  ; 87 别
+  .byte $0D,$0D,$19,$39,$37,$00,$00,$00,$58,$58,$98,$98,$B8,$00,$00,$00
+  .byte $00,$00,$03,$03,$01,$3F,$0C,$06,$00,$00,$00,$00,$80,$F8,$60,$C0  ; 88 文
+  .byte $06,$02,$03,$03,$0E,$38,$00,$00,$C0,$C0,$80,$80,$E0,$38,$00,$00
+  .byte $00,$00,$00,$3E,$18,$19,$1E,$36,$00,$00,$B0,$B0,$C0,$F8,$C0,$F8  ; 89 残
+  .byte $37,$5C,$0C,$18,$33,$66,$00,$00,$C0,$B0,$70,$EC,$AC,$1C,$00,$00
+  .byte $00,$00,$18,$17,$15,$37,$16,$18,$00,$00,$00,$F8,$58,$F8,$D8,$C0  ; 90 摆
+  .byte $7B,$1F,$19,$1B,$15,$30,$00,$00,$F0,$FC,$60,$70,$B8,$00,$00,$00
+  .byte $00,$00,$0C,$0C,$0C,$3F,$0C,$0C,$00,$00,$C0,$C0,$C0,$F0,$B0,$B0  ; 91 执
+  .byte $0D,$3C,$0D,$0D,$0B,$1E,$00,$00,$B0,$B0,$70,$B0,$1C,$0C,$00,$00
+  .byte $00,$00,$00,$3D,$05,$35,$35,$1D,$00,$00,$00,$F8,$B0,$B0,$B0,$B0  ; 92 双
+  .byte $0C,$1C,$16,$35,$07,$00,$00,$00,$E0,$E0,$E0,$B0,$18,$00,$00,$00
+  .byte $00,$00,$01,$01,$01,$01,$02,$02,$00,$00,$80,$80,$80,$80,$C0,$C0  ; 93 人
+  .byte $02,$06,$0C,$18,$30,$00,$00,$00,$C0,$60,$30,$1C,$00,$00,$00,$00
+  .byte $00,$00,$18,$18,$3D,$2C,$2D,$3E,$00,$00,$60,$60,$FC,$60,$FC,$C0  ; 94 转
+  .byte $0C,$0C,$0E,$3C,$0C,$0C,$00,$00,$C0,$F8,$18,$B0,$E0,$38,$00,$00
+  .byte $00,$00,$03,$0F,$0B,$3F,$0B,$0D,$00,$00,$00,$F0,$B0,$FC,$30,$B0  ; 95 盘
+  .byte $18,$38,$1F,$16,$3F,$00,$00,$00,$30,$60,$F0,$B0,$FC,$00,$00,$00
+  .byte $00,$00,$06,$03,$01,$01,$02,$02,$00,$00,$00,$00,$80,$80,$C0,$C0  ; 96 入
+  .byte $02,$06,$0C,$1C,$38,$00,$00,$00,$C0,$C0,$60,$70,$38,$00,$00,$00
+  .byte $00,$00,$18,$0B,$00,$30,$30,$30,$00,$00,$00,$F8,$18,$18,$18,$18  ; 97 门
+  .byte $30,$30,$30,$30,$30,$30,$00,$00,$18,$18,$18,$18,$18,$38,$00,$00
+  .byte $00,$00,$01,$3F,$00,$07,$07,$00,$00,$00,$80,$FC,$00,$F0,$F0,$00  ; 98 高
+  .byte $1F,$17,$16,$17,$18,$18,$00,$00,$FC,$EC,$2C,$EC,$0C,$1C,$00,$00
+  .byte $00,$00,$01,$01,$01,$3F,$01,$01,$00,$00,$80,$80,$80,$FC,$80,$C0  ; 99 大
+  .byte $02,$03,$06,$0C,$38,$00,$00,$00,$C0,$60,$70,$38,$1C,$00,$00,$00
+  .byte $00,$00,$00,$0B,$2C,$2B,$2A,$2A,$00,$00,$00,$FC,$C0,$F8,$D8,$D8  ; 100 师
+  .byte $2A,$2A,$0A,$18,$70,$00,$00,$00,$D8,$D8,$B8,$C0,$C0,$00,$00,$00
+  .byte $00,$00,$1B,$03,$03,$3B,$0B,$0B,$00,$00,$38,$E0,$00,$F0,$30,$B0  ; 101 返
+  .byte $0A,$0E,$0F,$16,$33,$00,$00,$00,$E0,$E0,$B0,$18,$F8,$00,$00,$00
+  .byte $00,$00,$00,$3F,$00,$00,$30,$3F,$00,$00,$00,$E0,$60,$60,$60,$E0  ; 102 已
+  .byte $30,$30,$30,$30,$3F,$00,$00,$00,$60,$00,$18,$30,$F0,$00,$00,$00
+  .byte $00,$00,$00,$0C,$16,$1E,$3B,$1A,$00,$00,$00,$F8,$58,$B8,$B0,$B0  ; 103 解
+  .byte $1E,$1A,$1E,$1B,$2B,$00,$00,$00,$FC,$B0,$FC,$30,$30,$00,$00,$00
+  .byte $00,$00,$00,$00,$1F,$18,$18,$1E,$00,$00,$B0,$C0,$FC,$C0,$D8,$B8  ; 104 成
+  .byte $1A,$1B,$1B,$37,$73,$00,$00,$00,$B0,$70,$60,$AC,$1C,$00,$00,$00
+  .byte $00,$00,$00,$00,$3F,$0D,$0C,$0C,$00,$00,$60,$60,$60,$FC,$6C,$6C  ; 105 功
+  .byte $0C,$0E,$38,$01,$07,$00,$00,$00,$6C,$EC,$CC,$8C,$1C,$00,$00,$00
+  .byte $00,$00,$0D,$0D,$0F,$19,$01,$3F,$00,$00,$80,$80,$F8,$80,$80,$FC  ; 106 失
+  .byte $01,$02,$03,$0E,$38,$00,$00,$00,$C0,$C0,$60,$70,$3C,$00,$00,$00
+  .byte $00,$00,$3E,$35,$35,$35,$37,$36,$00,$00,$C0,$80,$F8,$B0,$B0,$B0  ; 107 败
+  .byte $36,$16,$1C,$37,$06,$00,$00,$00,$E0,$E0,$E0,$B0,$18,$00,$00,$00
 ; the texts of the Chinese language: count, glyph numbers
 zht_resume: .byte 2,38,39  ; 继续
 zht_takeback: .byte 2,40,41  ; 悔棋
@@ -217,9 +265,27 @@ zht_kings_face: .byte 4,31,24,77,78  ; 将帅照面
 zht_red_in_check: .byte 4,48,63,79,31  ; 红方被将
 zht_black_in_check: .byte 4,50,63,79,31  ; 黑方被将
 zht_no_move: .byte 4,80,81,82,83  ; 无子可动
+zht_title_players: .byte 2,84,85  ; 玩家
+zht_title_level: .byte 2,86,87  ; 级别
+zht_title_lang: .byte 2,22,88  ; 中文
+zht_title_puzzles: .byte 2,89,47  ; 残局
+zht_title_setup: .byte 2,90,41  ; 摆棋
+zht_p1_red: .byte 2,91,48  ; 执红
+zht_p1_black: .byte 2,91,50  ; 执黑
+zht_p2_fixed: .byte 2,92,93  ; 双人
+zht_p2_turn: .byte 2,94,95  ; 转盘
+zht_level_0: .byte 2,96,97  ; 入门
+zht_level_1: .byte 2,71,86  ; 初级
+zht_level_2: .byte 2,22,86  ; 中级
+zht_level_3: .byte 2,98,86  ; 高级
+zht_level_4: .byte 2,99,100  ; 大师
+zht_puz_back: .byte 2,101,59  ; 返回
+zht_puz_solved: .byte 2,102,103  ; 已解
+zht_solved: .byte 2,104,105  ; 成功
+zht_failed: .byte 2,106,107  ; 失败
 zh_cell_tile:
   .byte $01,$02,$03,$04,$05,$06,$07,$08,$09,$0A,$0B,$0C,$0D,$0E,$0F,$10  ; slot 0
   .byte $11,$12,$13,$14,$15,$16,$17,$18,$19,$1A,$1B,$1C,$1D,$1E,$1F,$98  ; slot 1
   .byte $99,$9A,$9B,$9C,$9D,$9E,$9F,$E7,$E8,$E9,$EA,$EB,$EC,$ED,$EE,$EF  ; slot 2
   .byte $F0,$F1,$F2,$F3,$F4,$F5,$F6,$F7,$F8,$F9,$FA,$FB,$FC,$FD,$FE,$FF  ; slot 3
-.assert zht_resume - zh_glyph_bits = 84 * 32, error, "glyph table size"
+.assert zht_resume - zh_glyph_bits = 108 * 32, error, "glyph table size"

@@ -43,6 +43,8 @@ background pattern table, so it holds a copy of the font):
   $03        thinking spinner (a quarter disc; flipped four ways it turns)
   $20-$5F    the 8x8 font again (title text, drawn by code as ASCII)
   $60-...    title art (big 象棋, big XIANGQI, frame), deduplicated
+  $C0-$FF    blank: the title's menu in Chinese (ui_lang), 16 glyphs written at
+             run time (asm/ui/ui_title.s)
 
 Title nametable RLE (asm/ui/title_nametable.s, decoded by ui_title.s): a
 sequence of runs, each a control byte c then data: c = 0 ends the data;
@@ -91,6 +93,7 @@ MENU_ROW = 17         # panel: pause menu, first row (items every 2 rows)
 
 # Title screen (tile rows / columns)
 TITLE_ART_BASE = 0x60 # first sprite-table tile of the title art
+TITLE_ZH_TILE = 0xC0  # the title's Chinese menu: 16 glyphs in sprite-table tiles $C0-$FF (written at run time)
 TITLE_MENU_ROW = 16   # first menu item row (items every 2 rows: players, level, notation, start, puzzles, set up)
 TITLE_LABEL_COL = 7   # menu labels
 TITLE_VALUE_COL = 16  # menu values (drawn by code)
@@ -130,6 +133,17 @@ ZH_TEXTS = [
     ("setup_exit", "退出"), ("red_first", "红先"), ("black_first", "黑先"),
     ("no_red_king", "缺少红帅"), ("no_black_king", "缺少黑将"), ("kings_face", "将帅照面"),
     ("red_in_check", "红方被将"), ("black_in_check", "黑方被将"), ("no_move", "无子可动"),
+    # the title's menu (asm/ui/ui_title.s; 开始 is setup_play's): the labels
+    # PLAYERS, LEVEL, the language item (ALL CHINESE), PUZZLES, SET UP, the
+    # players' choices (1P as Red, 1P as Black, 2P fixed, 2P turning), the
+    # level names (config/difficulty.yaml: Novice .. Master)
+    ("title_players", "玩家"), ("title_level", "级别"), ("title_lang", "中文"),
+    ("title_puzzles", "残局"), ("title_setup", "摆棋"),
+    ("p1_red", "执红"), ("p1_black", "执黑"), ("p2_fixed", "双人"), ("p2_turn", "转盘"),
+    ("level_0", "入门"), ("level_1", "初级"), ("level_2", "中级"), ("level_3", "高级"), ("level_4", "大师"),
+    # the puzzle menu's help (A: 开始, B: 返回, the dot: 已解) and a puzzle's end
+    # (asm/ui/ui_puzzle.s)
+    ("puz_back", "返回"), ("puz_solved", "已解"), ("solved", "成功"), ("failed", "失败"),
 ]
 _ZH_LIST = ZH_NUMERALS + ZH_DIGITS + ZH_ACTIONS + ZH_TANDEMS + ZH_RED_PIECES + ZH_BLACK_PIECES
 ZH_UI = "".join(dict.fromkeys(ch for _, text in ZH_TEXTS for ch in text if ch not in _ZH_LIST))
@@ -633,6 +647,8 @@ def build():
                 sp[oy + y][ox + x] = tile[y][x]
 
     tnt, tnext = tile_map(title, spr_ids, TITLE_ART_BASE, put_sprite_tile, "title")
+    if tnext > TITLE_ZH_TILE:   # the title's Chinese menu writes $C0-$FF (ZH_TITLE_TILE in global.inc)
+        sys.exit(f"tools/rom/art.py: the title art reaches ${tnext - 1:02X}, the Chinese menu's tiles start at ${TITLE_ZH_TILE:02X}")
     tnt += attribute_bytes(tpal)
     write_title(rle(bytes(tnt)), tnext)
     spr.putdata([c for row in sp for c in row])
