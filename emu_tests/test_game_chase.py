@@ -129,6 +129,28 @@ def test_chase_attacks_on_middlegames(rom: RomGame) -> None:
     print(f"chase_attacks: median {statistics.median(cycles):,.0f}, max {max(cycles):,} cycles")
 
 
+def test_chase_attacks_pseudo_legal(rom: RomGame) -> None:
+    """chase_attacks with bit 7 of A (the "before" set of a mover in
+    check) against the reference's pseudo=True: on the middlegames, both
+    sides, and on positions where the attacker is in check (the suite's
+    king evasion, a capture that answers the check)."""
+    lines = (ROOT / "bench" / "middlegames.fen").read_text().splitlines()
+    fens = [ln.split(";")[0].strip() for ln in lines if ln.strip() and not ln.startswith("#")][:20]
+    fens += ["9/5k3/9/6N2/9/4P4/r2C5/3p5/9/2RRK4 b", "4k4/9/r2N5/9/9/9/3C5/9/9/3K5 b"]
+    differ = 0
+    for fen in fens:
+        pos = parse_fen(fen)
+        rom.setup(pos)
+        rom.legal()
+        for side in (0, 1):
+            rom.call("chase_attacks", a=side | 0x80)
+            acc = rom.read("ch_acc_lo", 2)
+            want = chase_attacks(pos, side, pseudo=True)
+            assert acc[0] | acc[1] << 8 == want, (fen, side)
+            differ += want != chase_attacks(pos, side)
+    assert differ >= 1                  # the king evasion's rook on a3
+
+
 def test_chase_attacks_with_little_room(rom: RomGame) -> None:
     """Inside a search the capture lists go above the node's ms_top, and a
     list that does not fit is empty: the ROM's chase_attacks with ms_top

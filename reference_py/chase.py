@@ -14,7 +14,13 @@ on its own side of the river, and
     of A's kind with a legal capture of A itself (rook facing rook, cannon
     facing cannon over one screen, horse against a horse whose leg is free).
 A move *chases* P when, after it, the mover chase-attacks P and, before it,
-did not; a move that gives check chases nothing.
+did not; a move that gives check chases nothing.  When the mover is in check
+before its move, its "before" set is taken with its captures tested for
+pseudo-legality only (`pseudo`: A's capture of P need not leave its king
+safe; the protection and mutual tests keep their legality tests): a capture
+that does not answer the check is illegal only because of the check, and a
+king stepping out of check does not "newly" attack what it attacked all
+along.
 
 The pieces are named by their slots (bit `slot` of a 16-bit mask over one
 side's 16 slots).  Make and unmake never renumber slots, so the masks of one
@@ -86,9 +92,13 @@ def _can_take_back(pos: Position, side: int, sq: int, room: int | None = None) -
     return any(move_to(m) == sq and _legal(pos, side, m) for m in _captures(pos, side, room))
 
 
-def chase_attacks(pos: Position, by: int, room: int | None = None) -> int:
+def chase_attacks(pos: Position, by: int, room: int | None = None, pseudo: bool = False) -> int:
     """The pieces of the other side that side `by` chase-attacks in `pos`
     (whichever side is to move), as a mask over that side's slots.
+
+    `pseudo`: `by`'s captures need only be pseudo-legal (their own
+    king-safety test skipped; the take-back and mutual tests keep theirs):
+    the "before" set of a mover in check (move_chases, cycle_chases).
 
     `room` (None: no limit) models the ROM's move stack, as the search
     uses it: the entries free for `by`'s capture list; the other side's
@@ -105,7 +115,7 @@ def chase_attacks(pos: Position, by: int, room: int | None = None) -> int:
         bit = 1 << (pos.board[to] & SLOT_MASK)
         if attacker not in CHASERS or mask & bit or not _is_target(pos, to, them):
             continue
-        if not _legal(pos, by, m):
+        if not pseudo and not _legal(pos, by, m):
             continue
         if target in STRONGER.get(attacker, ()):
             mask |= bit
@@ -129,7 +139,7 @@ def move_chases(pos: Position, move: int) -> int:
     """The pieces the side to move chases with `move` (legal in `pos`), as
     a mask over the other side's slots.  `pos` is left as it was."""
     mover = pos.side
-    before = chase_attacks(pos, mover)
+    before = chase_attacks(pos, mover, pseudo=pos.in_check(mover))
     pos.make(move)
     after = 0 if pos.in_check(mover ^ 1) else chase_attacks(pos, mover)
     pos.unmake()
@@ -143,7 +153,9 @@ def cycle_chases(pos: Position, cycle: Sequence[int], room: int | None = None) -
 
     `pos` is the position after the cycle's moves (oldest first), which
     hold no capture; it is walked back one move at a time on a copy, as the
-    ROM walks back its own position (no slot renumbering in between).
+    ROM walks back its own position (no slot renumbering in between).  A
+    mover in check in the position walked back to gets its "before" set
+    with pseudo=True (the ROM reads that from the ring's check bit).
     `room`: as chase_attacks' (the search's judgement)."""
     walk = pos.copy()
     chased = [ALL_SLOTS, ALL_SLOTS]
@@ -155,7 +167,7 @@ def cycle_chases(pos: Position, cycle: Sequence[int], room: int | None = None) -
         gave_check = walk.in_check(walk.side)
         after = 0 if gave_check else chase_attacks(walk, mover, room)
         _unmove(walk, frm, to)
-        before = chase_attacks(walk, mover, room) if after else 0
+        before = chase_attacks(walk, mover, room, walk.in_check(mover)) if after else 0
         chased[mover] &= after & ~before
         if not chased[0] and not chased[1]:
             break

@@ -16,7 +16,7 @@ import pytest
 from reference_py.board import (
     ADVISOR, DIAG, ELEPHANT, KING, ORTHO, PAWN, PAWN_FORWARD, PLAYABLE, SQUARE_FLAGS, move_from, move_to, square,
 )
-from reference_py.chase import move_chases, origins, quiet_origin
+from reference_py.chase import chase_attacks, move_chases, origins, quiet_origin
 from reference_py.fen import START_FEN, parse_fen
 from reference_py.notation import parse_move
 from reference_py.rules import Game
@@ -94,6 +94,33 @@ def test_a_checking_move_chases_nothing():
     cannon = quiet.board[square(5, 0)]
     assert move_chases(quiet, parse_move(quiet, "d2f2")) == 1 << (cannon & 0x0F)
     assert move_chases(check, parse_move(check, "d2f2")) == 0
+
+
+def test_a_king_step_out_of_check_chases_nothing_attacked_before():
+    # the black rook on a3 attacks the red cannon on d3 all along (the pawn
+    # on d2 cuts the d0 rook's protection); with Black in check from the
+    # horse on g6 that capture is illegal, but it is pseudo-legal, so the
+    # king's step out of check does not chase the cannon
+    pos = parse_fen("9/5k3/9/9/4N4/4P4/r1C6/2p6/9/2RRK4 w")
+    for text in "c3d3 c2d2 e5g6".split():
+        pos.make(parse_move(pos, text))
+    cannon = 1 << (pos.board[square(3, 3)] & 0x0F)
+    assert pos.in_check(pos.side)
+    assert chase_attacks(pos, pos.side) == 0
+    assert chase_attacks(pos, pos.side, pseudo=True) == cannon
+    assert move_chases(pos, parse_move(pos, "f8f7")) == 0
+    assert move_chases(pos, parse_move(pos, "f8e8")) == 0
+    pos.make(parse_move(pos, "f8f7"))
+    assert chase_attacks(pos, pos.side ^ 1) == cannon       # attacked after the step too
+
+
+def test_an_evasion_still_chases_what_it_newly_attacks():
+    # the rook takes the checking horse on d7 and from there attacks the
+    # unprotected cannon on d3, which it could not reach before
+    pos = parse_fen("4k4/9/r2N5/9/9/9/3C5/9/9/3K5 b")
+    cannon = 1 << (pos.board[square(3, 3)] & 0x0F)
+    assert pos.in_check(pos.side)
+    assert move_chases(pos, parse_move(pos, "a7d7")) == cannon
 
 
 def test_zobrist_origins_are_unique():

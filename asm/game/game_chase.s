@@ -12,7 +12,9 @@
 ; back from the current position, for each ply of the cycle:
 ;   after  = the mover's chase-attacks now (0 when the ply gave check);
 ;   the ply is taken back (the piece returns to its origin);
-;   before = the mover's chase-attacks now (only when after is not 0);
+;   before = the mover's chase-attacks now (only when after is not 0; when
+;            the mover is in check now, eng_in_check, its captures need
+;            only be pseudo-legal: chase_attacks' bit 7 of A);
 ;   mask[mover] &= after & ~before;
 ; until the cycle is done or both masks are 0; then the plies taken back are
 ; played again, in order.  Slots are never renumbered in between, so the
@@ -70,6 +72,7 @@ ch_chk      = undo_score_hi + CHASE_PLY + 1 ; game_chase: eng_chk on entry
 ch_want_lo  = undo_score_hi + CHASE_PLY + 2 ; chase_unmove: the origin's Zobrist number
 ch_want_hi  = undo_score_hi + CHASE_PLY + 3
 ch_to_sq    = undo_key_lo + CHASE_PLY       ; chase_unmove / chase_redo: the ply's destination (padded)
+ch_arg      = undo_key_lo + CHASE_PLY + 1   ; chase_attacks: A on entry (bit 7: pseudo-legal captures)
 ; The origin of a ply taken back is kept in its ring entry's key low byte
 ; (rep_key_lo[n - j]: no later step reads that byte); chase_redo puts the
 ; key back (the key before ^ the side ^ the piece's Zobrist numbers at the
@@ -98,11 +101,12 @@ zh = local+2               ; its Zobrist-high row
 ; Uses local+0..11 and the scratch above (undo entries CHASE_PLY..+3).
 ; Clobbers A, X, Y.
 ; Cycles: two chase-attack sets per ply judged (chase_attacks; one when the
-;   ply gave check or attacks nothing) plus about 600 per ply for the walk
-;   back and forth, less when both masks reach 0 early: 23,750 for the
-;   8 plies of a rook chasing a cannon in a sparse position, 130,248 on a
-;   full board, at most about 2 M (48 plies) (emu_tests/test_game_chase.py,
-;   docs/ENGINE.md "The ROM's form").
+;   ply gave check or attacks nothing) and an eng_in_check before the
+;   second, plus about 600 per ply for the walk back and forth, less when
+;   both masks reach 0 early: 24,237 for the 8 plies of a rook chasing a
+;   cannon in a sparse position, 132,617 on a full board, at most about
+;   2 M (48 plies) (emu_tests/test_game_chase.py, docs/ENGINE.md "The
+;   ROM's form").
 .proc game_chase
   sta ch_n
   stx ch_k
@@ -146,6 +150,10 @@ zh = local+2               ; its Zobrist-high row
   ora ch_after_hi
   beq @and               ; A = 0: nothing chased
   lda ch_mover
+  jsr eng_in_check       ; C = 1: the mover was in check before its ply
+  lda #0
+  ror a                  ; bit 7 = C: its captures need only be pseudo-legal
+  ora ch_mover
   jsr chase_attacks      ; before the ply
   lda ch_acc_lo
   eor #$FF
@@ -400,17 +408,24 @@ zh = local+2               ; its Zobrist-high row
 ; the king nor a pawn on its own half, the target counts when the attacker
 ; is weaker (STRONGER: chase_stronger), else when no legal move of the
 ; other side takes back on its square and the attack is not mutual (the
-; target of the attacker's kind with a legal capture of it).
-; Input: A = the attacking side; the position; ms_top = first free entry
-;   (the captures go above it); eng_ply + 2 <= ENG_PLIES.
+; target of the attacker's kind with a legal capture of it).  With bit 7
+; of A set (chase_attacks' `pseudo`: the "before" set of a mover in check)
+; the attacker's captures are not tested for legality (pseudo-legal
+; only); the take-back and mutual tests keep theirs.
+; Input: A = the attacking side (bit 0), bit 7 = pseudo-legal captures
+;   (bits 1-6 0); the position; ms_top = first free entry (the captures go
+;   above it); eng_ply + 2 <= ENG_PLIES.
 ; Output: ch_acc_lo/hi = the chased side's slots attacked so.  The
 ;   position, eng_side and ms_top are as on entry.
 ; Uses local+0..11.  Clobbers A, X, Y.
-; Cycles: 5,060 median, 20,339 at most in the 40 middlegames of
+; Cycles: 5,019 median, 20,235 at most in the 40 middlegames of
 ;   bench/middlegames.fen (both sides; emu_tests/test_game_chase.py): the
-;   side's captures, a legality test each (about 700), and per candidate
-;   target the other side's captures and their legality tests.
+;   side's captures, a legality test each (about 700; none with bit 7),
+;   and per candidate target the other side's captures and their legality
+;   tests.
 .proc chase_attacks
+  sta ch_arg
+  and #1
   sta ch_by
   eor #1
   sta ch_them
@@ -482,10 +497,13 @@ zh = local+2               ; its Zobrist-high row
   and ch_acc_hi
   bne @next
 @legal:
+  bit ch_arg
+  bmi @pseudo            ; pseudo-legal is enough
   ldx ch_idx
   lda ch_by
   jsr chase_legal
   bcs @far
+@pseudo:
   ldx ch_akind
   lda chase_stronger,x
   ldx ch_tkind
