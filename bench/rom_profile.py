@@ -165,11 +165,22 @@ class Profile:
         return out
 
 
+# Files whose code lies in the switchable banks a search never maps (the book,
+# the UI, the puzzles, the tiles): their addresses would shadow the engine's.
+OTHER_BANK_DIRS = ("asm/book/", "asm/ui/", "asm/puzzles/", "asm/tiles/")
+
+
 def listing_lines(path: Path = ROOT / "rom" / "xiangqi.lst") -> dict[int, str]:
     """Address -> "file:line  source" of every instruction in the ROM listing."""
     out: dict[int, str] = {}
+    section = ""
     for line in path.read_text(errors="replace").splitlines():
+        if line.startswith("; ---- "):
+            section = line[7:].strip()
+            continue
         m = re.match(r"([0-9A-F]{4})  ([0-9A-F]{2}(?: [0-9A-F]{2})*)\s+(\S+:\d+)\s+(.*)", line)
+        if m and int(m.group(1), 16) < 0xC000 and section.startswith(OTHER_BANK_DIRS):
+            continue                 # $8000-$BFFF of a bank a search never maps
         if m:
             out.setdefault(int(m.group(1), 16), f"{m.group(3)}  {m.group(4).strip()}")
     return out
