@@ -813,11 +813,21 @@ half  = local+12        ; 0 the top row, 2 the bottom one (cell offset)
 ; @return X as vram_queue_begin (store the 16 bytes at vram_queue,x)
 ; Clobbers A, Y.
 .proc tile_queue_begin
+  clc
+  ; (falls into tile_queue_begin_in)
+.endproc
+
+;;
+; tile_queue_begin in either pattern table: CHR address C * $1000 + tile * 16.
+; @param A the tile; C = 0: pattern table $0000, C = 1: $1000
+; @return X as vram_queue_begin
+; Clobbers A, Y.
+.proc tile_queue_begin_in
   pha
+  ror a                 ; C * $80 + tile / 2
   lsr a
   lsr a
-  lsr a
-  lsr a
+  lsr a                 ; C * $10 + tile / 16: the address's high byte
   tax
   pla
   asl a
@@ -860,21 +870,8 @@ queued:
 ; @param A the tile (pattern table $1000); local+10/11 the 8 bytes
 ; Clobbers A, X, Y.
 .proc zh_tile_pattern_spr
-  pha
-  lsr a
-  lsr a
-  lsr a
-  lsr a
-  ora #>$1000
-  tax
-  pla
-  asl a
-  asl a
-  asl a
-  asl a
-  tay
-  lda #16
-  jsr vram_queue_begin
+  sec                   ; pattern table $1000
+  jsr tile_queue_begin_in
   jmp zh_tile_pattern::queued
 .endproc
 
@@ -1123,13 +1120,9 @@ zh_menu_lo:
 zh_menu_hi:
   .hibytes zht_resume, zht_takeback, zht_hint, zht_resign, zht_new_game
 zh_menu_vram_lo:
-  .repeat ZH_MENU_ITEMS, i
-  .byte <(ZH_MENU_VRAM + i * 64)
-  .endrepeat
+  GLYPH_ROWS_LO ZH_MENU_VRAM, ZH_MENU_ITEMS
 zh_menu_vram_hi:
-  .repeat ZH_MENU_ITEMS, i
-  .byte >(ZH_MENU_VRAM + i * 64)
-  .endrepeat
+  GLYPH_ROWS_HI ZH_MENU_VRAM, ZH_MENU_ITEMS
 zh_winner_lo:           ; ui_winner: 0 Red, 1 Black, 2 none
   .lobytes zht_red_wins, zht_black_wins, zht_draw
 zh_winner_hi:

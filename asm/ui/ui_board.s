@@ -53,14 +53,23 @@ BLINK_FRAMES = 6         ;   6 frames off, 6 on
 ; @return A and X padded square
 ; Clobbers A, X.
 .proc cursor_square
+  jsr cursor_sq90
+  lda sq_of90,x
+  tax
+  rts
+.endproc
+
+;;
+; The square under the cursor, 0-89.
+; @return X (and A) = cursor_rank * 9 + cursor_file
+; Clobbers A, X.
+.proc cursor_sq90
   lda cursor_rank
   asl a
   asl a
   asl a
   adc cursor_rank       ; rank * 9 (C = 0: rank < 10)
   adc cursor_file
-  tax
-  lda sq_of90,x
   tax
   rts
 .endproc

@@ -471,21 +471,6 @@ at   = local+15
 .assert PAL_BLACK = PAL_RED + 1, error, "setup_side_text adds the side to PAL_RED"
 
 ;;
-; The square under the cursor, 0-89.
-; @return X (and A) = cursor_rank * 9 + cursor_file
-; Clobbers A, X.
-.proc cursor_sq90
-  lda cursor_rank
-  asl a
-  asl a
-  asl a
-  adc cursor_rank       ; rank * 9 (C = 0: rank < 10)
-  adc cursor_file
-  tax
-  rts
-.endproc
-
-;;
 ; Shows why PLAY was refused over the river, in red: "CANNOT PLAY" and
 ; the reason, or (ui_lang) the reason in glyphs (缺少红帅 ..., about 6
 ; frames); setup_refused keeps it until the next change (setup_unrefuse).
@@ -652,13 +637,9 @@ setup_zh_menu_lo:
 setup_zh_menu_hi:
   .hibytes zht_setup_play, zht_setup_side, zht_setup_standard, zht_setup_empty, zht_setup_exit
 setup_zh_menu_vram_lo:
-  .repeat SETUP_ITEMS, i
-  .byte <(SETUP_ZH_MENU_VRAM + i * 64)
-  .endrepeat
+  GLYPH_ROWS_LO SETUP_ZH_MENU_VRAM, SETUP_ITEMS
 setup_zh_menu_vram_hi:
-  .repeat SETUP_ITEMS, i
-  .byte >(SETUP_ZH_MENU_VRAM + i * 64)
-  .endrepeat
+  GLYPH_ROWS_HI SETUP_ZH_MENU_VRAM, SETUP_ITEMS
 setup_zh_reason_lo:     ; reason - 1
   .lobytes zht_no_red_king, zht_no_black_king, zht_kings_face, zht_red_in_check, zht_black_in_check, zht_no_move
 setup_zh_reason_hi:

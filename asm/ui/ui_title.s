@@ -655,13 +655,9 @@ title_zh_label_lo:
 title_zh_label_hi:
   .hibytes zht_title_players, zht_title_level, zht_title_lang, zht_setup_play, zht_title_puzzles, zht_title_setup
 title_zh_vram_lo:
-  .repeat TITLE_ITEMS, i
-  .byte <(TITLE_ZH_LABEL_VRAM + i * 64)
-  .endrepeat
+  GLYPH_ROWS_LO TITLE_ZH_LABEL_VRAM, TITLE_ITEMS
 title_zh_vram_hi:
-  .repeat TITLE_ITEMS, i
-  .byte >(TITLE_ZH_LABEL_VRAM + i * 64)
-  .endrepeat
+  GLYPH_ROWS_HI TITLE_ZH_LABEL_VRAM, TITLE_ITEMS
 title_en_label_text:    ; 8 tiles each (0: blank, as in title_rle)
   .byte "PLAYERS", 0, "LEVEL", 0, 0, 0, "NOTATION", "START", 0, 0, 0
   .byte "PUZZLES", 0, "SET UP", 0, 0
