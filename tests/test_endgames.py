@@ -19,6 +19,7 @@ from bench.endgame_suite import (
 from reference_py.board import ADVISOR, CANNON, ELEPHANT, ROOK
 from reference_py.fen import parse_fen
 from reference_py.rules import Game
+from tools.tune import trees
 from tools.tune.games import task_key
 from tools.tune.players import PlayerError, fs_path
 
@@ -136,11 +137,23 @@ def test_the_bench_command_refuses_bad_arguments_without_writing(tmp_path, capsy
 # ---- tasks from a FEN
 
 def test_a_task_without_a_fen_keeps_its_old_cache_key():
-    task = {"red": "Novice", "black": "fs:depth=1", "opening": ["h2e2", "h9g7"], "seed": 7, "max_plies": 24}
-    assert task_key(task) == "78e16719a1d06e5ccacd3a33"          # the key before tasks had a "fen"
+    task = {"red": "fs:depth=2", "black": "fs:depth=1", "opening": ["h2e2", "h9g7"], "seed": 7, "max_plies": 24}
+    assert task_key(task) == "e88358c4994c3bd52ec9cc78"          # the key before tasks had a "fen"
     assert task_key({**task, "fen": C_VS_K}) != task_key(task)
     assert task_key({**task, "fen": None}) == task_key(task)
     assert task_key({**task, "fs_variant": "xiangqi-rules"}) != task_key(task)
+
+
+def test_a_bare_level_keys_its_games_by_this_checkouts_engine(monkeypatch):
+    """A cached game of `Master` is not reused once reference_py or config/ changed."""
+    task = {"red": "Master", "black": "fs:depth=1", "opening": [], "seed": 7, "max_plies": 24}
+    anchors = {**task, "red": "fs:depth=2"}
+    named = {**task, "red": "base:Master", "trees": {"base": {"digest": "d" * 64}}}
+    before = [task_key(t) for t in (task, anchors, named)]
+    monkeypatch.setattr(trees, "local_digest", lambda: "0" * 64)
+    after = [task_key(t) for t in (task, anchors, named)]
+    assert after[0] != before[0]
+    assert after[1:] == before[1:]          # anchors and named trees do not depend on the checkout
 
 
 def test_the_plan_plays_won_positions_once_and_drawn_ones_from_both_sides(tmp_path):

@@ -8,7 +8,11 @@ A task is a small dict (it crosses process and machine boundaries):
 "fen" is optional: the position the game starts from (the start position
 without it), before the opening's moves; "fs_variant" is optional too: the
 UCI_Variant a Fairy-Stockfish player uses (players.VARIANTS; xiangqi
-without it).  A task without them keeps the key it always had.  The game is refereed by
+without it).  A task without them keeps the key it always had.  A player
+named by a bare level (`Master`, no tree) is this checkout's reference
+engine, so the key of a task with one also holds the digest of this
+checkout's reference_py/ and config/ (trees.local_digest): a cached game is
+never reused after the engine or its YAML changed.  The game is refereed by
 reference_py.rules (mate and stalemate lose, perpetual check and then
 perpetual chase lose, threefold repetition otherwise and 60 moves without a
 capture draw); a game still going after `max_plies` plies in all is adjudicated a
@@ -48,6 +52,8 @@ def task_key(task: dict) -> str:
         if task.get(opt) is not None:
             t[opt] = task[opt]
     t["trees"] = {name: ref["digest"] for name, ref in sorted(task.get("trees", {}).items())}
+    if any(not is_anchor(task[side]) and split_level(task[side])[0] is None for side in ("red", "black")):
+        t["local"] = trees.local_digest()
     return hashlib.sha256(json.dumps(t, sort_keys=True).encode()).hexdigest()[:24]
 
 

@@ -27,6 +27,7 @@ from the archive the task carries.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import importlib
 import io
@@ -106,6 +107,14 @@ def digest(files: dict[str, bytes]) -> str:
     for name in sorted(files):
         h.update(name.encode() + b"\0" + files[name] + b"\0")
     return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def local_digest() -> str:
+    """The digest of this checkout's engine (reference_py/ and config/, as
+    `collect` reads a checkout): the identity of a player named by a bare
+    level, for the game cache.  Computed once per process."""
+    return digest(collect(str(ROOT)))
 
 
 def package_name(dig: str) -> str:
