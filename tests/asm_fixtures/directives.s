@@ -136,6 +136,12 @@ aligned:
     store_args 1, 2
     store_args 1, 2, 3
     store_args {4}, 5
+    bytes_upto 0
+    bytes_upto 2
+    bytes_upto 7
+    bytes_outer 1
+    bytes_outer 0
+    .byte $DD
 
 .assert size > 0, error, "size must be positive"
 .assert * > exprs, warning, "pc moved"

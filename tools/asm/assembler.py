@@ -37,13 +37,16 @@ class _Frame:
     """A source of lines: a file, a macro expansion or a .repeat expansion."""
 
     def __init__(self, kind: str, lines: Iterator[tuple[list[Tok], str, str, int]], path: str = "",
-                 macro: bool = False, macro_name: str = "", call_pos: Pos | None = None):
+                 macro: bool = False, macro_name: str = "", call_pos: Pos | None = None,
+                 cond_depth: int = 0):
         self.kind = kind
         self.lines = lines
         self.path = path
         self.macro = macro
         self.macro_name = macro_name
         self.call_pos = call_pos
+        self.cond_depth = cond_depth    # open conditionals when the frame began (.exitmacro)
+        self.exited = False             # a macro left by .exitmacro
 
 
 class _AsmEnv:
@@ -356,11 +359,14 @@ class Assembler:
         frames = self.frames
         while frames:
             frame = frames[-1]
-            item = next(frame.lines, None)
+            item = None if frame.exited else next(frame.lines, None)
             if item is None:
                 frames.pop()
                 if frame.macro:
                     self.macro_depth -= 1
+                if frame.exited:
+                    del self.conds[frame.cond_depth:]
+                    del self.cond_pos[frame.cond_depth:]
                 continue
             toks, text, file, line = item
             if self.collect is not None:
@@ -1170,7 +1176,8 @@ class Assembler:
         self.local_counter += 1
         serial = self.local_counter
         self.frames.append(_Frame("macro", self._macro_lines(m, subst, paramcount, serial),
-                                  self.frames[-1].path, macro=True, macro_name=m.name, call_pos=pos))
+                                  self.frames[-1].path, macro=True, macro_name=m.name, call_pos=pos,
+                                  cond_depth=len(self.conds)))
 
     def _macro_lines(self, m: Macro, subst: dict[str, list[Tok]], paramcount: int, serial: int
                      ) -> Iterator[tuple[list[Tok], str, str, int]]:
@@ -1182,8 +1189,6 @@ class Assembler:
                     if t.kind == "id":
                         locals_[t.value] = f"__LOCAL_{t.value}_{serial}"  # type: ignore[index]
                 continue
-            if first.kind == "dir" and first.value == ".exitmacro":
-                return
             out: list[Tok] = []
             for t in toks:
                 if t.kind == "id":
@@ -1232,6 +1237,14 @@ class Assembler:
         raise AsmError("'.local' outside of a macro", pos)
 
     def _d_exitmacro(self, toks: list[Tok], i: int, pos: Pos) -> None:
+        """Leave the innermost macro expansion, as ca65 does: its own lines end
+        at once (the conditionals it opened are closed then, in _run), but a
+        .repeat of its body that is running still runs to its end first."""
+        self._end(toks, i)
+        for frame in reversed(self.frames):
+            if frame.macro:
+                frame.exited = True
+                return
         raise AsmError("'.exitmacro' outside of a macro", pos)
 
     # ----------------------------------------------------------------- finish
