@@ -187,10 +187,15 @@ VRAM_QUEUE_FLAG_DOWN = $80   ; in the address high byte: PPUDATA + 32
 
 ;;
 ; Turns the screen back on after screen_off: NMI on with the given PPUCTRL
-; bits, scroll 0, rendering on from the next NMI (which this waits for).
+; bits, scroll 0, rendering on from the next NMI (which this waits for),
+; with every sprite hidden (the shadow OAM may hold the engine's keys of a
+; call made while the screen was off; the main loop draws the sprites next).
 ; @param A PPUCTRL bits without CTRL_NMI (pattern tables, nametable)
-; Clobbers A.
+; Clobbers A, X.
 .proc screen_on
+  pha
+  jsr ppu_clear_oam
+  pla
   ora #CTRL_NMI
   sta ppu_ctrl_shadow
   lda #0

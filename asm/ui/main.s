@@ -75,7 +75,10 @@ PUZ_LEVEL = LEVEL_COUNT - 1   ; the computer's level in a puzzle: the strongest 
   beq @no_sprites
   jsr board_sprites
   jsr zh_panel_step     ; the Chinese move list's glyphs, a few a frame
+  jmp @frame_done
 @no_sprites:
+  jsr ppu_clear_oam     ; no sprites, nor the engine's keys a call left here
+@frame_done:
   jsr wait_frame
   jmp @loop
 .endproc
@@ -123,7 +126,6 @@ PUZ_LEVEL = LEVEL_COUNT - 1   ; the computer's level in a puzzle: the strongest 
 .endproc
 THINK_X = PANEL_LEFT_COL * 8
 THINK_Y = THINK_ROW * 8
-SPINNER_PAL = 2         ; sprite palette 2 (red)
 
 ;;
 ; After a search: clears ui_busy (the NMI stops touching VRAM), then reads
