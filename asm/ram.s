@@ -18,7 +18,8 @@
 ;                                                   screens 20, kept settings 4
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
-;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
+;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes); the engine's
+;                                                   move keys during its calls (ms_key)
 ;   UI BSS          $0300-$0385   134   134     0   vram_queue 64 + 1, attr_shadow 64,
 ;                                                   puzzles 4 (solved marks 3, kept
 ;                                                   over a soft reset; the puzzle played),
@@ -26,9 +27,10 @@
 ;   engine, page 3  $0386-$03FF   122   122     0   rep_key_hi 52, rep_info 52,
 ;                                                   result 13, s_fut_hi 4,
 ;                                                   perft_leaf 1
-;   engine          $0400-$07FF  1024  1024     0   search 24, board 154 (at $0418),
-;                                                   move stack 3 x 192, history 270
-;   total                        2045  2048     3
+;   engine          $0400-$07FF   958  1024    66   search 24, board 154 (at $0418),
+;                                                   move stack 2 x 255 (from, to; the
+;                                                   keys are in page 2), history 270
+;   total                        1979  2048    69
 ;
 ; The repetition ring costs 3 bytes an entry (key low, key high, rep_info:
 ; the check bit and the destination of the ply that led there, which the
@@ -194,7 +196,15 @@ busy_pads:       .res 1    ; nonzero: a button was down during the last search (
 stack_floor:     .res 64   ; the 6502 stack, S starts at $FF; the engine stays >= $01D0
 
 .segment "OAM"
-oam:             .res 256  ; shadow OAM, copied by OAM DMA in every NMI
+oam:             .res 256  ; shadow OAM, copied by OAM DMA in the NMI of a frame the main loop completed (frame_ready)
+; The engine's ordering keys live in the same page: the NMI copies it only
+; when the main loop has set frame_ready (wait_frame), after the frame's
+; sprites are built, and never while the engine runs (inside a call from the
+; main loop frame_ready is 0); the board screens rebuild every sprite each
+; frame (board_sprites) and the others hide them all, so the keys a call
+; leaves behind are never shown.  The PPU keeps its OAM meanwhile (rendering
+; refreshes it).
+ms_key = oam               ; ordering keys (search), MOVE_STACK_ENTRIES + 1 bytes (the scan's sentinel after the last)
 
 .segment "BSS"
 vram_queue:      .res VRAM_QUEUE_SIZE
@@ -244,7 +254,6 @@ board:           .res BOARD_SIZE          ; padded 11x14 mailbox, at $0418 (belo
 ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
 eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
 ms_to:           .res MOVE_STACK_ENTRIES
-ms_key:          .res MOVE_STACK_ENTRIES  ; ordering keys (search)
 history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
 ; Outside a search the UI keeps history[0..89] (above).
 ; ==========================================================================
@@ -256,6 +265,7 @@ history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
 ; Checked at link time: the fixed places the code relies on.
 .assert local = $0000, error, "locals must start the zero page"
 .assert oam = $0200, error, "shadow OAM must be page $02 (OAM DMA)"
+.assert MOVE_STACK_ENTRIES + 1 <= 256, error, "ms_key and its sentinel must fit the shadow OAM's page"
 .assert stack_floor = STACK_FLOOR, error, "the stack must be $01C0-$01FF"
 .assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "the UI and the NMI keep the stack's last 16 bytes"
 .assert >puz_solved = 3 && >(puz_solved + PUZ_SOLVED_BYTES - 1) = 3, error, "reset_handler keeps the solved marks in page 3"

@@ -276,7 +276,7 @@ def test_search_unknown_key_and_bad_value(tmp_path):
     msg = config_error(load_search, p)
     assert msg.startswith(f"{p}:{line_of(SEARCH + 'nodes_per_frame: 3', '^nodes_per_frame')}:")
     assert "unknown key 'nodes_per_frame'" in msg
-    text = sub_once(SEARCH, "move_stack_entries: 192", "move_stack_entries: 100")
+    text = sub_once(SEARCH, "move_stack_entries: 255", "move_stack_entries: 100")
     p = write(tmp_path, "search.yaml", text)
     msg = config_error(load_search, p)
     assert msg.startswith(f"{p}:{line_of(text, '^move_stack_entries')}:")
