@@ -365,7 +365,7 @@ black:
 ; killer2_to, for score_quiets.  A = $C0 (the main search: killers and
 ; history) or $40 (quiescence: history only); the level's flags clear the
 ; bits it does not use.  Without killers (bit 7 clear, or ply >=
-; SEARCH_MAX_DEPTH) killer1_from .. killer2_to = 0: QUIET_LIST's fast head
+; KILLER_PLIES) killer1_from .. killer2_to = 0: QUIET_LIST's fast head
 ; tests killer1_from and killer2_from without looking at key_mode, and 0 is
 ; never a from square.  Keeps X.  Clobbers A, Y.
 .proc key_setup
@@ -382,7 +382,7 @@ black:
   beq killers_off
   bit key_mode
   bpl no_killers       ; quiescence
-  cpx #SEARCH_MAX_DEPTH
+  cpx #KILLER_PLIES
   bcs no_killers
   txa
   asl a
@@ -413,7 +413,7 @@ no_killers:            ; 0: never a from square (QUIET_LIST)
 ;;
 ; Rewards the quiet move Y at ply X (reference _reward): with C = 1 it
 ; becomes killer 1 (the old killer 1 becomes killer 2 unless it is the same
-; move); then the history bonus for the node's depth, halving the whole
+; move) when X < KILLER_PLIES; then the history bonus for the node's depth, halving the whole
 ; table first when the entry would pass 255.  Uses local+0..5.  Keeps X.
 .proc reward
 as_killer = local+0    ; 1: the move becomes killer 1 (C on entry)
@@ -432,6 +432,8 @@ bonus = local+5        ; the history bonus for the node's depth
   beq hist
   lda as_killer
   beq hist
+  cpx #KILLER_PLIES
+  bcs hist             ; no killers at this ply
   txa
   asl a
   asl a
