@@ -413,8 +413,8 @@ no_killers:            ; 0: never a from square (QUIET_LIST)
 ;;
 ; Rewards the quiet move Y at ply X (reference _reward): with C = 1 it
 ; becomes killer 1 (the old killer 1 becomes killer 2 unless it is the same
-; move) when X < KILLER_PLIES; then the history bonus for the node's depth, halving the whole
-; table first when the entry would pass 255.  Uses local+0..5.  Keeps X.
+; move) when X < KILLER_PLIES; then the history bonus for the node's
+; depth, halving the whole table first when the entry would pass 255.  Uses local+0..5.  Keeps X.
 .proc reward
 as_killer = local+0    ; 1: the move becomes killer 1 (C on entry)
 move_i = local+1       ; Y on entry: the move's index
