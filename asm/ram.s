@@ -5,12 +5,12 @@
 ; generated from the linker map by tools/rom/memory_map.py and checked against the
 ; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
-;   zero page       $0000-$00FF   253   256     3   locals 16, UI 14, engine
-;                                                   position 61, undo 11 x 10,
-;                                                   ply_first 11, perft 4,
-;                                                   search alpha 22 + cursor 10,
-;                                                   bank switching 3, endgame
-;                                                   class and drive 3
+;   zero page       $0000-$00FF   255   256     1   locals 16, UI 15 (the puzzle
+;                                                   played), engine position 61,
+;                                                   undo 11 x 10, ply_first 11,
+;                                                   perft 5, search alpha 22 +
+;                                                   cursor 10, bank switching 3,
+;                                                   endgame class and drive 3
 ;   engine per ply  $0100-$0171   114   114     0   killers 16, search flags and
 ;                                                   scalars 16, rep_key_lo 52,
 ;                                                   PV 25, s_fut_lo 4, perft_ovf 1
@@ -19,16 +19,15 @@
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
-;   UI BSS          $0300-$0385   134   134     0   vram_queue 64 + 1, attr_shadow 64,
-;                                                   puzzles 4 (solved marks 3, kept
-;                                                   over a soft reset; the puzzle played),
-;                                                   language 1 (kept with the marks)
-;   engine, page 3  $0386-$03FF   122   122     0   rep_key_hi 52, rep_info 52,
-;                                                   result 13, s_fut_hi 4,
-;                                                   perft_leaf 1
+;   UI BSS          $0300-$0387   136   136     0   vram_queue 64 + 1, attr_shadow 64,
+;                                                   puzzles' solved marks 5 (kept
+;                                                   over a soft reset), language 1
+;                                                   (kept with the marks)
+;   engine, page 3  $0388-$03FF   120   120     0   rep_key_hi 52, rep_info 52,
+;                                                   result 13, s_fut_hi 4
 ;   engine          $0400-$07FF  1024  1024     0   search 24, board 154 (at $0418),
 ;                                                   move stack 3 x 192, history 270
-;   total                        2045  2048     3
+;   total                        2047  2048     1
 ;
 ; The repetition ring costs 3 bytes an entry (key low, key high, rep_info:
 ; the check bit and the destination of the ply that led there, which the
@@ -81,6 +80,7 @@ far_ptr:         .res 2    ; far_call: the caller's inline bytes (bank.s)
 eng_bare:        .res 1    ; eng_eval_endgame: the position's endgame class (eng_bare_calc: EG_*)
 eg_king:         .res 1    ; eng_eval_endgame: the bare king's square (kept across eng_attacked)
 eg_free:         .res 1    ; eng_eval_endgame: its free squares, counted
+puz_cur:         .res 1    ; the puzzle being played, its number (index + 1); 0: a game from the opening
 
 ; ======================= ENGINE (zero page) ===============================
 ; The position (docs/ROM_ENGINE.md): the fields of reference_py/position.py
@@ -112,6 +112,7 @@ undo_mterm_hi:   .res ENG_PLIES  ; (high bytes)
 ply_first:       .res SEARCH_PLIES + 1  ; first move-stack entry of each ply's list (search)
 ; perft (eng_perft)
 perft_count:     .res 4    ; leaf count, 32-bit little-endian
+perft_leaf:      .res 1    ; perft: ply at which leaves are counted
 ; ---- search (eng_search*.s; engine/search.inc) ---------------------------
 s_alpha_lo:      .res SEARCH_PLIES + 1  ; search: alpha per ply, low bytes
 s_alpha_hi:      .res SEARCH_PLIES + 1  ; search: alpha per ply, high bytes
@@ -203,7 +204,6 @@ attr_shadow:     .res 64   ; what the attribute table at $23C0 holds
 ; ---- puzzles (asm/ui/ui_puzzle.s, asm/puzzles/puzzles.s)
 puz_solved:      .res PUZ_SOLVED_BYTES  ; puzzles solved since power-on, bit i & 7 of byte i >> 3; the reset handler keeps them (keep_check)
 ui_lang:         .res 1    ; UI_LANG_EN or UI_LANG_ZH (the title's NOTATION item); kept like puz_solved (keep_check)
-puz_cur:         .res 1    ; the puzzle being played, its number (index + 1); 0: a game from the opening
 
 .segment "ENGINE_LO"
 ; ======================= ENGINE (rest of page 3) ===========================
@@ -216,7 +216,6 @@ s_res_depth:     .res 1    ; search output: depth of the last completed iteratio
 s_res_score:     .res 2    ; search output: score, signed 16-bit
 s_res_book:      .res 1    ; search output: the book's opening + 1 when the move came from the book, else 0
 s_fut_hi:        .res SEARCH_MAX_DEPTH    ; search: futility threshold (static eval + margin), high bytes
-perft_leaf:      .res 1    ; perft: ply at which leaves are counted
 ; ==========================================================================
 
 .segment "ENGINE_BSS"
