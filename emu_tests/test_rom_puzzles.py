@@ -191,7 +191,8 @@ def menu_row(index: int) -> int:
 def test_pattern_puzzle_on_page_two_solved_through_the_pad(rom_path):
     """Double cannons (a mate in two on the second page): the cursor moved
     there with Down shows page 2; Fairy-Stockfish's first move, the ROM's
-    reply at Master, then a mate in one: solved, marked on page 2's row."""
+    reply at Master, then a mate in one: solved, marked on page 2's row,
+    and kept over a soft reset (its bit in the fourth byte of puz_solved)."""
     from tools.rom.gen_puzzles import read_checked
     p = next(p for p in PUZZLES if p.pattern == "double_cannons")
     assert p.number > PUZ_PAGE_ROWS and p.limit == 2
@@ -227,6 +228,10 @@ def test_pattern_puzzle_on_page_two_solved_through_the_pad(rom_path):
     assert con.byte("ui_menu") == p.number - 1
     oam = con.read("oam", 12)
     assert oam[8] == menu_row(p.number - 1) * 8 + 1, "the solved mark on its row of page 2 (slot 2)"
+    assert p.number > 24, "a mark beyond the first three bytes of puz_solved"
+    con.reset()
+    con.wait_screen(SCREEN_TITLE, 10)
+    assert solved(con) == [p.number], "kept over a soft reset"
 
 
 def test_menu_screenshot(rom_path):

@@ -1,28 +1,22 @@
 """The pattern puzzles (config/puzzles.yaml's `pattern`): Fairy-Stockfish's
 line for each (config/puzzles.checked.json) replayed with reference_py ends
 in the player's checkmate within the limit, as long as Fairy-Stockfish's
-mate, and the final position is the named pattern: tools/rom/mate_patterns.py
-looks at the checking pieces, the cannons' screens and what holds the
-king's flight squares.  The pattern tests refuse mates by other means."""
+mate, and the mate is the named pattern: tools/rom/mate_patterns.py looks
+at the checking pieces, the cannons' screens and what holds the king's
+flight squares (and, for two patterns, at the line's moves).  The pattern
+tests refuse mates by other means."""
 from __future__ import annotations
 
 import pytest
 
-from reference_py.board import move_to
-from reference_py.rules import Game
 from tools.rom.gen_puzzles import load_puzzles, pattern_problem, read_checked
-from tools.rom.mate_patterns import PATTERNS, matches
+from tools.rom.mate_patterns import PATTERNS, line_board, matches, matches_line
 
 PUZZLES = [p for p in load_puzzles() if p.pattern]
 
 
-def final(p) -> tuple[Game, int]:
-    """The game after the puzzle's checked line, and the mating move."""
-    game = Game(p.fen)
-    last = 0
-    for text in read_checked()[p.fen]["line"]:
-        last = game.play_text(text)
-    return game, last
+def line(p) -> list[str]:
+    return read_checked()[p.fen]["line"]
 
 
 def test_at_least_ten_patterns_one_puzzle_each():
@@ -33,31 +27,29 @@ def test_at_least_ten_patterns_one_puzzle_each():
 @pytest.mark.parametrize("p", PUZZLES, ids=lambda p: p.pattern)
 def test_the_line_ends_in_the_named_mate(p):
     v = read_checked()[p.fen]
-    game, last = final(p)
+    game, board = line_board(p.fen, v["line"])
     out = game.outcome()
     assert out is not None and out.reason == "checkmate" and out.winner == p.player
-    line = v["line"]
-    assert len(line) == 2 * v["mate_moves"] - 1, "the line's mate is as long as the search's"
+    assert len(v["line"]) == 2 * v["mate_moves"] - 1, "the line's mate is as long as the search's"
     assert v["mate_moves"] <= p.limit
-    assert matches(p.pattern, game.pos.pieces(), game.pos.side, move_to(last))
-    assert pattern_problem(p, line) is None
+    assert PATTERNS[p.pattern](board) and matches_line(p.pattern, p.fen, v["line"])
+    assert pattern_problem(p, v["line"]) is None
 
 
 def test_each_pattern_refuses_most_other_mates():
     """Every pattern's test is false on the final position of at least half
     of the other puzzles: none of them accepts any mate."""
-    finals = {p.pattern: final(p) for p in PUZZLES}
-    for name, test in PATTERNS.items():
-        others = [matches(name, g.pos.pieces(), g.pos.side, move_to(m)) for o, (g, m) in finals.items() if o != name]
+    for name in PATTERNS:
+        others = [matches_line(name, p.fen, line(p)) for p in PUZZLES if p.pattern != name]
         assert sum(others) <= len(others) // 2, (name, others)
 
 
 def test_a_wrong_pattern_or_line_is_refused():
     p = next(p for p in PUZZLES if p.pattern == "horse_cannon")
-    line = read_checked()[p.fen]["line"]
+    moves = line(p)
     from dataclasses import replace
-    assert "not the pattern double_cannons" in pattern_problem(replace(p, pattern="double_cannons"), line)
-    assert "does not end in the player's checkmate" in pattern_problem(p, line[:-1] or ["d0e0"])
+    assert "not the pattern double_cannons" in pattern_problem(replace(p, pattern="double_cannons"), moves)
+    assert "does not end in the player's checkmate" in pattern_problem(p, moves[:-1] or ["d0e0"])
     assert "no mate line" in pattern_problem(p, None)
 
 
@@ -78,3 +70,23 @@ def test_hand_made_positions(fen, last, pattern, want):
     pos = parse_fen(fen)
     to = square(ord(last[0]) - 97, int(last[1]))
     assert matches(pattern, pos.pieces(), pos.side, to) is want
+
+
+@pytest.mark.parametrize("pattern", ["heart_piercing", "back_to_temple"])
+def test_line_patterns_need_the_line(pattern):
+    """大胆穿心 and 送佛归殿 are about how the mate came: their final position
+    alone (no moves) is not enough; 送佛归殿's mating move alone from the
+    position before it is not either (the pawn's check came earlier; 大胆穿心's
+    mating move is the rook's capture itself)."""
+    from reference_py.board import move_to
+    from reference_py.fen import format_fen
+    from reference_py.rules import Game
+    p = next(p for p in PUZZLES if p.pattern == pattern)
+    moves = line(p)
+    game, board = line_board(p.fen, moves)
+    assert PATTERNS[pattern](board)
+    assert not matches(pattern, game.pos.pieces(), game.pos.side, move_to(game.moves[-1]))
+    before = Game(p.fen)
+    for text in moves[:-1]:
+        before.play_text(text)
+    assert matches_line(pattern, format_fen(before.pos), moves[-1:]) == (pattern == "heart_piercing")

@@ -52,13 +52,13 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from reference_py.board import BLACK, RED, move_iccs, move_to, sq90  # noqa: E402
+from reference_py.board import BLACK, RED, move_iccs, sq90  # noqa: E402
 from reference_py.config_file import ConfigError, Node, load_yaml, show  # noqa: E402
 from reference_py.fen import FenError, parse_fen  # noqa: E402
 from reference_py.notation import NotationError  # noqa: E402
 from reference_py.rules import Game  # noqa: E402
 from tools.atomic import write_atomic  # noqa: E402
-from tools.rom.mate_patterns import PATTERNS, matches  # noqa: E402
+from tools.rom.mate_patterns import PATTERNS, matches_line  # noqa: E402
 
 PUZZLES = ROOT / "config" / "puzzles.yaml"
 CHECKED = ROOT / "config" / "puzzles.checked.json"
@@ -220,12 +220,11 @@ def pattern_problem(p: Puzzle, line: list[str] | None) -> str | None:
     if not line:
         return "no mate line (python -m tools.rom.gen_puzzles check)"
     game = Game(p.fen)
-    last = 0
     for i, text in enumerate(line):
         if game.outcome():
             return f"the line goes on after the game ended (move {i + 1})"
         try:
-            last = game.play_text(text)
+            game.play_text(text)
         except NotationError as exc:
             return f"move {i + 1} of the line, {text}, is not legal: {exc}"
     out = game.outcome()
@@ -234,7 +233,7 @@ def pattern_problem(p: Puzzle, line: list[str] | None) -> str | None:
     moves = (len(line) + (1 if p.side_to_move == p.player else 0)) // 2
     if moves > (p.limit or MAX_LIMIT):
         return f"the line's mate takes {moves} moves, more than the limit {p.limit}"
-    if not matches(p.pattern, game.pos.pieces(), game.pos.side, move_to(last)):
+    if not matches_line(p.pattern, p.fen, line):
         return f"the line's mate is not the pattern {p.pattern}"
     return None
 

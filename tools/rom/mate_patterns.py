@@ -2,11 +2,13 @@
 geometric tests of a final, mated position.
 
 A pattern puzzle in config/puzzles.yaml names one of PATTERNS (its key
-`pattern`); tests/test_puzzle_patterns.py replays Fairy-Stockfish's line
-(config/puzzles.checked.json) and asks `matches` whether the mate it ends
-in is that pattern.  The tests look only at the pieces: which attacker
-pieces give check, what screens a cannon's check, and which pieces hold
-the king's flight squares, so that a mate by some other means fails them.
+`pattern`); tools/rom/gen_puzzles.py and tests/test_puzzle_patterns.py
+replay Fairy-Stockfish's line (config/puzzles.checked.json) and ask
+`matches_line` whether the mate it ends in is that pattern.  The tests look
+at the final position's pieces: which attacker pieces give check, what
+screens a cannon's check, and which pieces hold the king's flight squares,
+so that a mate by some other means fails them; two (大胆穿心, 送佛归殿) also
+look at the line's moves (Board.played).
 
 Coordinates are (file 0-8, rank 0-9) seen from the attacker: the mated
 king's palace is ranks 7-9 (a mate of the Red king is mirrored first).
@@ -16,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from reference_py.board import CANNON, HORSE, KING, PAWN, ROOK, ADVISOR, file_of, rank_of
+from reference_py.board import ADVISOR, CANNON, HORSE, KING, PAWN, ROOK, file_of, move_from, move_to, rank_of
 
 Sq = tuple[int, int]
 PALACE = {(f, r) for f in (3, 4, 5) for r in (7, 8, 9)}
@@ -24,12 +26,26 @@ CORNERS = {(3, 7), (5, 7), (3, 9), (5, 9)}
 
 
 @dataclass(frozen=True)
+class Move:
+    """One move of the line, in the attacker's coordinates."""
+    attacker: bool       # played by the attacker
+    kind: int
+    frm: Sq
+    to: Sq
+    captured: int        # the kind taken, 0: none
+    check: bool          # it gives check
+    king: Sq             # the defender's king after it
+
+
+@dataclass(frozen=True)
 class Board:
     """A mated position from the attacker's side: its pieces and the
-    defender's, by square, kinds only; `last` the mating move's destination."""
+    defender's, by square, kinds only; `last` the mating move's destination;
+    `played` the line's moves when known."""
     att: dict[Sq, int]
     dfn: dict[Sq, int]
     last: Sq
+    played: tuple[Move, ...] = ()
 
     @property
     def king(self) -> Sq:
@@ -87,13 +103,20 @@ class Board:
         return not any(moved.attacks(s, sq) for s in self.att if s != sq and self.att[s] != KING)
 
 
-def board_of(pieces: dict[int, tuple[int, int]], mated: int, last_to: int) -> Board:
+def _flip(mated: int) -> Callable[[int], Sq]:
+    """reference_py square -> Sq from the attacker's side (the mated side at the top)."""
+    if mated == 0:
+        return lambda sq: (file_of(sq), 9 - rank_of(sq))
+    return lambda sq: (file_of(sq), rank_of(sq))
+
+
+def board_of(pieces: dict[int, tuple[int, int]], mated: int, last_to: int, played: tuple[Move, ...] = ()) -> Board:
     """The Board of reference_py pieces (square -> (side, kind)) with `mated` the side in mate."""
-    flip = (lambda f, r: (f, 9 - r)) if mated == 0 else (lambda f, r: (f, r))
+    at = _flip(mated)
     att, dfn = {}, {}
     for sq, (side, kind) in pieces.items():
-        (dfn if side == mated else att)[flip(file_of(sq), rank_of(sq))] = kind
-    return Board(att, dfn, flip(file_of(last_to), rank_of(last_to)))
+        (dfn if side == mated else att)[at(sq)] = kind
+    return Board(att, dfn, at(last_to), played)
 
 
 def _of(b: Board, kind: int) -> list[Sq]:
@@ -186,9 +209,11 @@ def fishing_horse(b: Board) -> bool:
 
 
 def two_ghosts(b: Board) -> bool:
-    """二鬼拍门: two pawns in the palace's side files, one of them checking."""
-    pawns = [s for s in _of(b, PAWN) if s in PALACE and s[0] != 4]
-    return len(pawns) >= 2 and {s[0] for s in pawns} == {3, 5} and any(b.att[s] == PAWN for s in b.checkers())
+    """二鬼拍门: two pawns in the palace's side files, d and f, each holding
+    a flight square of the king."""
+    flights = b.flights()
+    pawns = [s for s in _of(b, PAWN) if s in PALACE and s[0] != 4 and any(b.attacks(s, f) for f in flights)]
+    return {s[0] for s in pawns} == {3, 5}
 
 
 def moon_from_sea(b: Board) -> bool:
@@ -196,6 +221,27 @@ def moon_from_sea(b: Board) -> bool:
     rank behind it on its file."""
     k = b.king
     return k[1] < 9 and any(b.att[s] == ROOK and s == (k[0], 9) for s in b.checkers())
+
+
+def heart_piercing(b: Board) -> bool:
+    """大胆穿心: a rook takes the advisor on the palace's centre with check
+    (the heart: the square next to the king's home), the mate follows."""
+    return any(m.attacker and m.kind == ROOK and m.to == (4, 8) and m.captured == ADVISOR and m.check
+               for m in b.played)
+
+
+def back_to_temple(b: Board) -> bool:
+    """送佛归殿: the king, out of its home square after the line's first move
+    (the attacker's), is driven back by a pawn's check and mated at home."""
+    return (bool(b.played) and b.played[0].king != (4, 9) and b.king == (4, 9)
+            and any(m.attacker and m.kind == PAWN and m.check for m in b.played))
+
+
+def two_horses(b: Board) -> bool:
+    """双马饮泉: a horse checks and the other horse holds a flight square."""
+    horses = _of(b, HORSE)
+    return any(b.att[h] == HORSE and any(b.attacks(o, f) for o in horses if o != h for f in b.flights())
+               for h in b.checkers())
 
 
 PATTERNS: dict[str, Callable[[Board], bool]] = {
@@ -212,9 +258,42 @@ PATTERNS: dict[str, Callable[[Board], bool]] = {
     "fishing_horse": fishing_horse,
     "two_ghosts": two_ghosts,
     "moon_from_sea": moon_from_sea,
+    "heart_piercing": heart_piercing,
+    "back_to_temple": back_to_temple,
+    "two_horses": two_horses,
 }
 
 
 def matches(pattern: str, pieces: dict[int, tuple[int, int]], mated: int, last_to: int) -> bool:
-    """Is the mated position (reference_py pieces) the named pattern?"""
+    """Is the mated position (reference_py pieces) the named pattern?  (Its
+    line unknown: the patterns of the line's moves say no.)"""
     return PATTERNS[pattern](board_of(pieces, mated, last_to))
+
+
+def line_board(fen: str, line: list[str]):
+    """The reference game after the ICCS `line` from `fen`, and its Board with
+    the line's moves (the side to move at the end is the mated one)."""
+    from reference_py.rules import Game
+    game = Game(fen)
+    moves = [game.play_text(text) for text in line]
+    mated = game.pos.side
+    at = _flip(mated)
+    replay = Game(fen)
+    played = []
+    for move in moves:
+        pieces = replay.pos.pieces()
+        side, kind = pieces[move_from(move)]
+        taken = pieces.get(move_to(move), (0, 0))[1]
+        replay.play(move)
+        king = next(s for s, (sd, k) in replay.pos.pieces().items() if sd == mated and k == KING)
+        played.append(Move(side != mated, kind, at(move_from(move)), at(move_to(move)), taken,
+                           replay.pos.in_check(replay.pos.side), at(king)))
+    last = move_to(moves[-1]) if moves else 0
+    return game, board_of(game.pos.pieces(), mated, last, tuple(played))
+
+
+def matches_line(pattern: str, fen: str, line: list[str]) -> bool:
+    """Does the line from `fen` end in a mate by the named pattern?"""
+    game, board = line_board(fen, line)
+    out = game.outcome()
+    return out is not None and out.reason == "checkmate" and PATTERNS[pattern](board)
