@@ -19,11 +19,11 @@
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
-;   UI BSS          $0300-$0387   136   136     0   vram_queue 64 + 1, attr_shadow 64,
+;   UI BSS          $0300-$0386   135   135     0   vram_queue 64 + 1, attr_shadow 64,
 ;                                                   puzzles' solved marks 5 (kept
 ;                                                   over a soft reset), language 1
 ;                                                   (kept with the marks)
-;   engine, page 3  $0388-$03FF   120   120     0   rep_key_hi 52, rep_info 52,
+;   engine, page 3  $0387-$03FF   121   121     0   rep_key_hi 52, rep_info 52,
 ;                                                   result 13, s_fut_hi 4
 ;   engine          $0400-$07FF  1024  1024     0   search 24, board 154 (at $0418),
 ;                                                   move stack 3 x 192, history 270
