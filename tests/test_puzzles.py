@@ -88,6 +88,8 @@ GOOD = """\
     (GOOD.replace("6R2", "6R3"), 2, "bad FEN"),
     (GOOD.replace("  limit: 2\n", "  limit: 2\n  level: 3\n"), 6, "unknown key 'level'"),
     (GOOD + GOOD, 7, "the same position as line 2"),
+    (GOOD + "  pattern: nope\n", 6, "pattern must be one of"),
+    (GOOD.replace("  limit: 2\n", "") + "  pattern: double_rooks\n", 5, "a pattern puzzle is a win with a limit"),
     ("- [1, 2]\n", 1, "must be a mapping"),
     ("name: x\n", 1, "must be a list"),
 ])
