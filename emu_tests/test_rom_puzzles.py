@@ -7,8 +7,8 @@
   * puzzle 1 (a mate in one) played with its mating move (found with
     reference_py's rules) is solved: the mark shows in the menu, stays after
     a soft reset (NES.reset) and is gone after a power-on;
-  * the menu's two pages: the cursor moving past puzzle PUZ_PAGE_ROWS shows
-    the second page (its page number, the cursor and a solved mark on their
+  * the menu's two pages: Left / Right turn them, and the cursor moving
+    past puzzle PUZ_PAGE_ROWS shows the second page (its page number, the cursor and a solved mark on their
     rows there); a pattern puzzle of that page (a mate in two, config's
     `pattern`) is solved through the pad with Fairy-Stockfish's first move
     and a mate in one after the ROM's reply;
@@ -186,6 +186,30 @@ def test_a_draw_puzzle_held_to_its_limit_is_solved(rom_path):
 def menu_row(index: int) -> int:
     """The tile row of puzzle `index` (0-based) on its page of the menu."""
     return PUZ_FIRST_ROW + index % PUZ_PAGE_ROWS
+
+
+def test_left_right_turn_the_pages(rom_path):
+    """Right on page 1: the same row of page 2 (or its last puzzle); Left on
+    page 2: the same row of page 1; Right on page 2 and Left on page 1 do
+    nothing.  The cursor sprite follows on the page's row."""
+    con = power_on(rom_path)
+    open_menu(con)
+    page_one = np.asarray(con.screen())
+    for button, before, after_ in ((RIGHT, 0, PUZ_PAGE_ROWS), (RIGHT, PUZ_PAGE_ROWS, PUZ_PAGE_ROWS),
+                                   (LEFT, PUZ_PAGE_ROWS, 0), (LEFT, 0, 0)):
+        assert con.byte("ui_menu") == before
+        con.press(button)
+        con.wait_frames(5)
+        assert con.byte("ui_menu") == after_, (button, before)
+        assert con.read("oam", 1)[0] == menu_row(after_) * 8 + 1
+    assert np.array_equal(np.asarray(con.screen()), page_one), "page 1 as it was"
+    while con.byte("ui_menu") != PUZ_PAGE_ROWS - 1:
+        con.press(DOWN)
+    con.press(RIGHT)
+    con.wait_frames(5)
+    assert con.byte("ui_menu") == min(2 * PUZ_PAGE_ROWS - 1, PUZ_COUNT - 1)
+    con.press(LEFT)
+    assert con.byte("ui_menu") == min(2 * PUZ_PAGE_ROWS - 1, PUZ_COUNT - 1) - PUZ_PAGE_ROWS
 
 
 def test_pattern_puzzle_on_page_two_solved_through_the_pad(rom_path):

@@ -63,6 +63,8 @@ def test_a_wrong_pattern_or_line_is_refused():
     # 闷宫 needs both advisors beside the king
     ("3aka3/4N4/9/9/9/9/9/4C4/9/3K5 b - - 0 1", "e8", "smothered", True),
     ("4ka3/4N4/9/9/9/9/9/4C4/9/3K5 b - - 0 1", "e8", "smothered", False),
+    # 闷宫 is the cannon's mate: a pawn checking beside it is another mate
+    ("3aka3/4P4/9/9/9/9/9/4C4/9/3K5 b - - 0 1", "e8", "smothered", False),
 ])
 def test_hand_made_positions(fen, last, pattern, want):
     from reference_py.board import square

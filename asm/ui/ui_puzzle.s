@@ -114,8 +114,10 @@ item = local+13
 .endproc
 
 ;;
-; One frame of the puzzle menu: Up/Down move the cursor, A or Start play
-; the puzzle under it, B goes back to the title.
+; One frame of the puzzle menu: Up/Down move the cursor (onto the other
+; page past a page's end), Left/Right turn to the first / second page (the
+; cursor on the same row, or on the last puzzle), A or Start play the
+; puzzle under it, B goes back to the title.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc puzzles_update
   lda pad_pressed
@@ -132,6 +134,31 @@ item = local+13
   jsr sfx_play
   jmp puzzle_start
 @not_a:
+  lda pad_pressed
+  and #KEY_LEFT
+  beq @not_left
+  lda ui_menu           ; page 2 -> page 1
+  sec
+  sbc #PUZ_PAGE_ROWS
+  bcc @rts
+  sta ui_menu
+  bcs @page             ; (always)
+@not_left:
+  lda pad_pressed
+  and #KEY_RIGHT
+  beq @up_down
+  lda ui_menu           ; page 1 -> page 2
+  cmp #PUZ_PAGE_ROWS
+  bcs @rts
+  adc #PUZ_PAGE_ROWS    ; (C = 0)
+  cmp #PUZ_COUNT
+  bcc :+
+  lda #PUZ_COUNT - 1
+: cmp ui_menu
+  beq @rts              ; (one page: nowhere to go)
+  sta ui_menu
+  jmp @page
+@up_down:
   ldx #PUZ_COUNT
   jsr menu_up_down
   bcc @rts

@@ -160,12 +160,13 @@ def double_cannons(b: Board) -> bool:
 
 
 def smothered(b: Board) -> bool:
-    """闷宫: a cannon checks along the king's file and the king's own advisors
-    fill the squares beside it, its only way off the line."""
+    """闷宫: a cannon alone checks, along the king's file, and the king's own
+    advisors fill the squares beside it, its only way off the line."""
     k = b.king
-    cannons = [c for c in b.checkers() if b.att[c] == CANNON and c[0] == k[0]]
+    checkers = b.checkers()
     sides = [s for s in ((k[0] - 1, k[1]), (k[0] + 1, k[1])) if s in PALACE]
-    return bool(cannons) and all(b.dfn.get(s) == ADVISOR for s in sides)
+    return (bool(checkers) and all(b.att[c] == CANNON and c[0] == k[0] for c in checkers)
+            and all(b.dfn.get(s) == ADVISOR for s in sides))
 
 
 def iron_bolt(b: Board) -> bool:
