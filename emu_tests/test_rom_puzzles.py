@@ -15,8 +15,9 @@
   * a puzzle's move limit ends it (a win puzzle not won in time: failed; a
     draw puzzle held to it: solved);
   * random buttons on the puzzle screens never crash the ROM;
-  * the menu's picture against emu_tests/screenshots/puzzles.png, also the
-    README's docs/screenshots/puzzles.png (UPDATE_SCREENSHOTS=1 rewrites both).
+  * the menu's pages against emu_tests/screenshots/puzzles.png and
+    puzzles_page2.png, also the README's docs/screenshots/puzzles.png and
+    puzzles_page2.png (UPDATE_SCREENSHOTS=1 rewrites them).
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ from tools.rom.gen_puzzles import load_puzzles  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS_SHOT = ROOT / "docs" / "screenshots" / "puzzles.png"
+DOCS_SHOT_2 = ROOT / "docs" / "screenshots" / "puzzles_page2.png"
 _X = built().exports
 SCREEN_PUZZLES, RESULT_LIMIT, PUZ_COUNT = _X["UI_SCREEN_PUZZLES"], _X["UI_RESULT_LIMIT"], _X["PUZ_COUNT"]
 PUZ_FIRST_ROW, PUZ_PAGE_ROWS = _X["PUZ_FIRST_ROW"], _X["PUZ_PAGE_ROWS"]
@@ -264,10 +266,18 @@ def test_menu_screenshot(rom_path):
     con.press(DOWN)
     con.wait_frames(5)
     compare_screenshot(con.screen(), SHOTS / "puzzles.png")
-    img = np.asarray(con.screen()).astype(np.uint8)
-    if os.environ.get("UPDATE_SCREENSHOTS") == "1" or not DOCS_SHOT.exists():
+    save_docs_shot(con, DOCS_SHOT)
+    con.press(RIGHT)                                   # page 2: the mating patterns
+    con.wait_frames(5)
+    compare_screenshot(con.screen(), SHOTS / "puzzles_page2.png")
+    save_docs_shot(con, DOCS_SHOT_2)
+
+
+def save_docs_shot(con, path: Path) -> None:
+    """The README's copy of the screen (UPDATE_SCREENSHOTS=1, or none yet)."""
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1" or not path.exists():
         from PIL import Image
-        Image.fromarray(img, "RGB").save(DOCS_SHOT, optimize=True)
+        Image.fromarray(np.asarray(con.screen()).astype(np.uint8), "RGB").save(path, optimize=True)
 
 
 def test_fuzz_puzzle_screens(rom_path):
