@@ -21,17 +21,18 @@
 ;                                                   stays above $01D0
 ;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes); the engine's
 ;                                                   move keys during its calls (ms_key)
-;   UI BSS          $0300-$0385   134   134     0   vram_queue 64 + 1, attr_shadow 64,
-;                                                   puzzles 4 (solved marks 3, kept
-;                                                   over a soft reset; the puzzle played),
-;                                                   language 1 (kept with the marks)
-;   engine, page 3  $0386-$03FF   122   122     0   rep_key_hi 56, rep_info 56,
-;                                                   the result's PV 8, s_fut_hi 2
-;   engine          $0400-$07FF   993  1024    31   search 24, board 154 (at $0418),
+;   UI BSS          $0300-$0387   136   136     0   vram_queue 64 + 1, attr_shadow 64,
+;                                                   puzzles' solved marks 5 (kept
+;                                                   over a soft reset), language 1
+;                                                   (kept with the marks), the puzzle
+;                                                   played 1
+;   engine, page 3  $0388-$03FF   114   120     6   rep_key_hi 56, rep_info 56,
+;                                                   s_fut_hi 2
+;   engine          $0400-$07FF  1001  1024    23   search 24, board 154 (at $0418),
 ;                                                   move stack 2 x 255 (from, to; the
 ;                                                   keys are in page 2), history 270,
-;                                                   result 5, chase scratch 30
-;   total                        2017  2048    31
+;                                                   result 13, chase scratch 30
+;   total                        2019  2048    29
 ;
 ; The repetition ring costs 3 bytes an entry (key low, key high, rep_info:
 ; the check bit and the destination of the ply that led there, which the
@@ -223,8 +224,6 @@ puz_cur:         .res 1    ; the puzzle being played, its number (index + 1); 0:
 ; ======================= ENGINE (rest of page 3) ===========================
 rep_key_hi:      .res REP_RING_ENTRIES  ; repetition ring: key high bytes
 rep_info:        .res REP_RING_ENTRIES  ; repetition ring: REP_CHECK (bit 7) = the side to move is in check; bits 0-6 = the square (0-89) the move to it went to (the game's entries)
-s_res_from:      .res PV_PLIES  ; search output: the PV, from squares
-s_res_to:        .res PV_PLIES  ; search output: the PV, to squares
 s_fut_hi:        .res FUT_PLIES    ; search: futility threshold (static eval + margin) by depth - 1, high bytes
 ; ==========================================================================
 
@@ -254,6 +253,8 @@ ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
 eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
 ms_to:           .res MOVE_STACK_ENTRIES
 history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
+s_res_from:      .res PV_PLIES  ; search output: the PV, from squares
+s_res_to:        .res PV_PLIES  ; search output: the PV, to squares
 s_res_pvlen:     .res 1    ; search output: PV length (0 = no legal move)
 s_res_depth:     .res 1    ; search output: depth of the last completed iteration
 s_res_score:     .res 2    ; search output: score, signed 16-bit
