@@ -206,9 +206,10 @@ oam:             .res 256  ; shadow OAM, copied by OAM DMA in the NMI of a frame
 ; when the main loop has set frame_ready (wait_frame), after the frame's
 ; sprites are built, and never while the engine runs (inside a call from the
 ; main loop frame_ready is 0); the board screens rebuild every sprite each
-; frame (board_sprites) and the others hide them all, so the keys a call
-; leaves behind are never shown.  The PPU keeps its OAM meanwhile (rendering
-; refreshes it).
+; frame (board_sprites), and every screen clears the page when it is drawn
+; (the title and the puzzle menu call the engine only on their way to a
+; board screen), so the keys a call leaves behind are never shown.  The PPU
+; keeps its OAM meanwhile (rendering refreshes it).
 ms_key = oam               ; ordering keys (search), MOVE_STACK_ENTRIES + 1 bytes (the scan's sentinel after the last)
 
 .segment "BSS"

@@ -187,15 +187,13 @@ VRAM_QUEUE_FLAG_DOWN = $80   ; in the address high byte: PPUDATA + 32
 
 ;;
 ; Turns the screen back on after screen_off: NMI on with the given PPUCTRL
-; bits, scroll 0, rendering on from the next NMI (which this waits for),
-; with every sprite hidden (the shadow OAM may hold the engine's keys of a
-; call made while the screen was off; the main loop draws the sprites next).
+; bits, scroll 0, rendering on from the next NMI (which this waits for).
+; The shadow OAM is shown as it is: every caller clears it (ppu_clear_oam)
+; after screen_off and draws its sprites, so no frame shows the move keys
+; an engine call left in that page (ram.s, ms_key).
 ; @param A PPUCTRL bits without CTRL_NMI (pattern tables, nametable)
-; Clobbers A, X.
+; Clobbers A.
 .proc screen_on
-  pha
-  jsr ppu_clear_oam
-  pla
   ora #CTRL_NMI
   sta ppu_ctrl_shadow
   lda #0

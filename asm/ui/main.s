@@ -70,16 +70,13 @@ PUZ_LEVEL = LEVEL_COUNT - 1   ; the computer's level in a puzzle: the strongest 
   jsr run_screen
 @frame:
   lda ui_screen
-  beq @no_sprites       ; the title and the puzzle menu have no sprites
+  beq @no_sprites       ; the title and the puzzle menu keep their own sprites
   cmp #UI_SCREEN_PUZZLES
   beq @no_sprites
   jsr board_sprites
   jsr zh_panel_step     ; the Chinese move list's glyphs, a few a frame
-  jmp @frame_done
-@no_sprites:
-  jsr ppu_clear_oam     ; no sprites, nor the engine's keys a call left here
-@frame_done:
-  jsr wait_frame
+@no_sprites:            ; (those two call the engine only on their way to a
+  jsr wait_frame        ; board screen, whose screen_on hides every sprite)
   jmp @loop
 .endproc
 

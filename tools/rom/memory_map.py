@@ -134,9 +134,9 @@ NOTES = """## How the RAM is laid out
 * Page 2 is the shadow OAM (OAM DMA needs a whole page), and during the
   engine's calls its move keys (`ms_key`): the NMI copies the page only in
   a frame the main loop completed (`frame_ready`), after the sprites are
-  built, and the screens draw every sprite again each frame or hide them
-  all, so the keys a call leaves are never shown (the PPU keeps its OAM
-  meanwhile: rendering refreshes it).
+  built; the board screens draw every sprite again each frame and every
+  screen clears the page when it is drawn, so the keys a call leaves are
+  never shown (the PPU keeps its OAM meanwhile: rendering refreshes it).
 * Page 3 holds the VRAM queue and the attribute shadow, then the engine's
   `rep_key_hi`, `rep_info` (the ring's check bits and each ply's
   destination), the search's result, and the futility highs.
