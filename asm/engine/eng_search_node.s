@@ -180,11 +180,15 @@ beta = local+12        ; 2 bytes: this node's beta, where needed (LOAD_BETA)
   sta s_pvlen,x        ; pv[ply] = []
   cpx #0
   beq no_draw
-  jsr draw_score
+  lda eng_clock        ; draw_score's first test inline: a clock below 4
+  cmp #4               ; (a capture in the last 3 plies) decides nothing
   bcc no_draw
+  jsr draw_score       ; A = clock >= 4
+  bcc no_draw_x
   rts
-no_draw:
+no_draw_x:
   ldx eng_ply
+no_draw:               ; X = eng_ply
   lda s_depth,x
   bne main_search
   stx s_qstart         ; depth 0: quiescence at this ply (qply 0)
