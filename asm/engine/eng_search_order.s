@@ -234,7 +234,7 @@ pv_found:
 ; scan stops at the first entry that reaches it; otherwise it runs up to
 ; the sentinel key $FF written at entry end (no other key is $FF: only the
 ; PV move's, which the first pick took; a key reaching $FF stops at the
-; bound anyway).  About 9 cycles per entry scanned (4 per unrolled pass),
+; bound anyway).  About 8.4 cycles per entry scanned (8 per unrolled pass),
 ; about 40 per call besides.
 ; ab_node has an inline copy of the scan (NEXT_PICK ..., 1) and calls pick
 ; only for a list that ends at MOVE_STACK_ENTRIES; q_node calls it always.

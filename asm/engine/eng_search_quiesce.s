@@ -16,7 +16,8 @@
 ; this ply; beta = -s_alpha of the ply before.  Output: rv.
 ; Uses local+0..15 and the per-ply arrays (s_delta_lo / s_delta_hi = the
 ; stand-pat score + DELTA_MARGIN, for delta pruning).  Clobbers A, X, Y.
-; Stand pat asks search_eval_ge whether stand >= beta (lazy evaluation: a
+; Stand pat asks search_eval_ge whether stand >= beta (its noiseless path,
+; a call of eng_eval_ge, inline; lazy evaluation: a
 ; bound may settle it without the exact value, and then beta is returned,
 ; as the reference does); when stand < beta it has the exact value.
 ; Exchange pruning (QS_EXCHANGE, reference _losing_exchange): a capture that
@@ -56,15 +57,26 @@ entered:               ; from ab_node: X = eng_ply, ms_top set, qply 0 < qdepth
   lda s_flags,x
   bmi generate         ; in check: no stand pat
   BETA_P eval_t        ; T = beta
-  jsr search_eval_ge   ; C = 0: stand >= beta (maybe settled by a bound)
-  ldx eng_ply
-  bcs :+               ; stand < beta, in rv
+  ldy s_level          ; search_eval_ge, its noiseless path inline
+  lda lvl_noise,y
+  bne noisy
+  jsr eng_eval_ge      ; C = 0: stand >= beta (maybe settled by a bound)
+  bcc at_beta
+  sta rv               ; stand < beta
+  stx rv+1
+  bcs stand            ; always
+noisy:
+  jsr search_eval_ge
+  bcs stand            ; stand < beta, in rv
+at_beta:
   lda eval_t           ; beta (T is kept)
   sta rv
   lda eval_t+1
   sta rv+1
   rts
-: clc                  ; stand + DELTA_MARGIN, for delta pruning
+stand:
+  ldx eng_ply
+  clc                  ; stand + DELTA_MARGIN, for delta pruning
   lda rv
   adc #<DELTA_MARGIN
   sta s_delta_lo,x
