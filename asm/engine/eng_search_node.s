@@ -282,6 +282,19 @@ no_null:
   jsr eng_gen
   bcc generated
   jmp search_eval      ; the list does not fit: a leaf
+pv_node:               ; a node on the PV: score_moves looks for the PV
+  lda #0               ; move a completed iteration has left
+  sta pv_move_from     ; (0: none)
+  lda s_res_depth
+  beq :+
+  cpx s_res_pvlen
+  bcs :+
+  lda s_res_from,x
+  sta pv_move_from
+  lda s_res_to,x
+  sta pv_move_to
+: jsr score_moves      ; the first pick
+  jmp moves
 generated:
   ldx eng_ply
   lda ms_top
@@ -290,23 +303,15 @@ generated:
   sta s_cur,x
   lda #0
   sta s_best,x         ; no best move yet
-  sta pv_move_from
-  sta pv_move_to
   lda s_flags,x
   and #S_F_CHECK | S_F_PV
   sta s_flags,x        ; legal = 0
   and #S_F_PV
-  beq :+
-  lda s_res_depth      ; a completed iteration has left its PV
-  beq :+
-  cpx s_res_pvlen
-  bcs :+
-  lda s_res_from,x
-  sta pv_move_from
-  lda s_res_to,x
-  sta pv_move_to
-: jsr score_moves      ; PV and captures (the quiet moves later, if reached)
-  ; ---- the moves
+  bne pv_node
+  lda gen_bi           ; no PV move: the first pick is the generator's
+  sta pick_best        ; (score_moves' answer without one)
+  ; ---- the moves (captures keyed, the quiet moves later, if reached)
+moves:
   NEXT_PICK first, 1, $C0
   ; a later pick: never the PV move (its key $FF is the list's highest), so
   ; its key (A) tells a capture (KEY_CAPTURE and up) from a quiet move
@@ -353,8 +358,7 @@ fut_make:              ; a king move, an illegal move or a check: made and
                        ; tested as any move, pruned if legal and no check
   lda s_cur,x
   tax
-  jsr eng_make
-  jsr eng_legal_check  ; A = $FF illegal, else eng_chk
+  jsr eng_make_check   ; A = $FF illegal, else eng_chk
   bmi unmake_next
   tay
   ldx eng_ply
@@ -369,8 +373,7 @@ fut_make:              ; a king move, an illegal move or a check: made and
 make:
   tya
   tax
-  jsr eng_make
-  jsr eng_legal_check  ; A = $FF illegal, else eng_chk (Z: no check)
+  jsr eng_make_check   ; A = $FF illegal, else eng_chk (Z: no check)
   bpl legal
 unmake_next:
   jsr eng_unmake

@@ -186,6 +186,8 @@ hist_code_hi:
 ; (eng_movegen.s); here only the PV move (only at nodes on the previous
 ; PV) is looked for.  Must follow the list's generation (only pv_move_from
 ; / pv_move_to may be written in between).
+; Without a PV move it only copies gen_bi to pick_best, which ab_node (off
+; the PV) and q_node do themselves without calling it.
 ; Input: X = ply, pv_move_from / pv_move_to, gen_bi.  Output: pick_best.
 ; Uses local+0, 13.  Clobbers A, X, Y.
 ; Cycles: 15 without a PV move; at a PV node about 30 plus 18 per entry up

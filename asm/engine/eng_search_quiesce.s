@@ -114,9 +114,9 @@ generated:
   lda s_flags,x
   and #S_F_CHECK
   sta s_flags,x        ; no legal move yet
-  lda #0
-  sta pv_move_from     ; no PV move (then pv_move_to is not read)
-  jsr score_moves      ; captures (evasion lists: the quiet moves later, if reached)
+  lda gen_bi           ; no PV move: the first pick is the generator's
+  sta pick_best        ; (score_moves' answer without one; evasion lists:
+                       ; the quiet moves keyed later, if reached)
   NEXT_PICK picked, 0, $40
   ldx eng_ply
   lda s_flags,x
@@ -188,8 +188,8 @@ abort:                 ; the node cap (COUNT_NODE)
 make:
   tya
   tax
-  jsr eng_make_q       ; (nothing in the quiescence search reads eng_key)
-  jsr eng_legal_check  ; A = $FF illegal, else eng_chk: 1 in check
+  jsr eng_make_q_check ; (no key: nothing here reads eng_key); A = $FF
+                       ; illegal, else eng_chk: 1 in check
   bpl legal
   jsr eng_unmake
   jmp next
