@@ -48,7 +48,6 @@ weye = local+3         ;   and per blocked elephant eye (ev_wk_eye)
 kq   = local+4         ; ev_cannon: the own king's square (CANNON_ON_FILE)
 kf   = local+5         ;   and its file ($7F: no king, no file)
 wsum = local+6         ; ev_cannon: the weakness being summed
-wown = local+7         ; the side to move's weakness
 ; eng_eval_ge's T: eval_t (search.inc), local+12..13, kept
 ; eng_mterm_calc:
 dif  = local+2         ; a signed count (MULADD)
@@ -315,13 +314,12 @@ skip:
 
 ;; acc -= A (the side to move's weakness); then, when acc >= T (eval_t),
 ;; return with C = 0: e >= acc since the enemy's weakness is >= 0.
-;; Else fall through.  Clobbers A.  32 cycles to `below` (40 with the RTS).
+;; Else fall through.  Clobbers A.  28 cycles to `below` (36 with the RTS).
 .macro OWN_BOUND
   .local no_borrow, no_overflow, below
-  sta wown
+  eor #$FF             ; acc - W = acc + ~W + 1 (low byte; C = no borrow)
   sec
-  lda acc
-  sbc wown
+  adc acc
   sta acc
   bcs no_borrow
   dec acc+1

@@ -31,22 +31,18 @@ rfp_margin_hi:  .byte >RFP_MARGIN, >(2 * RFP_MARGIN)
 ; Reverse futility asks eng_eval_ge whether static >= T = beta + RFP_MARGIN
 ; * depth (lazy: a lower bound may settle it without the exact static);
 ; without it T = $7FFF, which no evaluation reaches.
-; Every other node, and a margin of 0, gets s_fut[ply] = $7FFF, above any
-; alpha (|alpha| <= INF_SCORE), so ab_node's `s_fut <= alpha` test fails.
+; Every other node, and a margin of 0, gets s_fut_hi[ply] = FUT_OFF_HI: no
+; futility (ab_node reads s_fut_lo only below another high byte).
 ; Input: X = eng_ply, s_depth,x = depth >= 1, s_flags,x, s_alpha.
 ; Output: C = 1: cut, rv = beta; C = 0: go on.  X = eng_ply.
 ; Uses local+0..13 (eng_eval_ge).  Clobbers A, Y.
-; Cycles: 39 when it does not apply; 179 a call of its own on average
-;   (bench.rom_profile --level Master --positions 4 --skip 2; 207 when it
-;   called eng_eval and tested reverse futility itself), plus eng_eval_ge.
+; Cycles: 33 with the RTS when it does not apply; otherwise about 170 a
+;   call of its own on average (bench.rom_profile --level Master
+;   --positions 4), plus eng_eval_ge.
 .proc prune_setup
 window_sum = local+0   ; NULL_WINDOW_BOUNDED's scratch (before eng_eval_ge)
-  lda #$FF
-  sta s_fut_lo,x
-  sta eval_t           ; T = $7FFF: no reverse futility
-  lda #FUT_OFF_HI      ; $7FFF: no futility
+  lda #FUT_OFF_HI      ; no futility (unless `fut` sets a threshold)
   sta s_fut_hi,x
-  sta eval_t+1
   cpx #0
   beq off              ; the root
   lda s_flags,x
@@ -57,13 +53,23 @@ window_sum = local+0   ; NULL_WINDOW_BOUNDED's scratch (before eng_eval_ge)
 off:
   clc
   rts
-eval:
 .if ::RFP_DEPTH
+no_rfp:
+.else
+eval:
+.endif
+  lda #$FF             ; T = $7FFF: no reverse futility
+  sta eval_t
+  lda #$7F
+  sta eval_t+1
+.if ::RFP_DEPTH
+  jmp go
+eval:
   .assert MATE_BOUND + RFP_MARGIN * RFP_DEPTH <= $7FFF, error, "prune_setup's T = beta + RFP_MARGIN * depth must fit 16 bits"
   ldy s_depth,x
   cpy #RFP_DEPTH + 1
-  bcs go
-  NULL_WINDOW_BOUNDED window_sum, go
+  bcs no_rfp
+  NULL_WINDOW_BOUNDED window_sum, no_rfp
   sec                  ; T = beta + margin * depth = margin - alpha(ply - 1)
   lda rfp_margin_lo-1,y
   sbc s_alpha_lo-1,x
