@@ -174,8 +174,6 @@ done:
 window_sum = local+12  ; NULL_WINDOW_BOUNDED's scratch (the null move's test)
 beta = local+12        ; 2 bytes: this node's beta, where needed (LOAD_BETA)
   ldx eng_ply
-  lda ply_first,x
-  sta ms_top
   lda #0
   sta s_pvlen,x        ; pv[ply] = []
   cpx #0
@@ -183,6 +181,8 @@ beta = local+12        ; 2 bytes: this node's beta, where needed (LOAD_BETA)
   lda eng_clock        ; draw_score's first test inline: a clock below 4
   cmp #4               ; (a capture in the last 3 plies) decides nothing
   bcc no_draw
+  ldy ply_first,x      ; ms_top = the node's list start (draw_score's
+  sty ms_top           ; move limit and chase test generate there)
   jsr draw_score       ; A = clock >= 4
   bcc no_draw_x
   rts
@@ -190,8 +190,10 @@ no_draw_x:
   ldx eng_ply
 no_draw:               ; X = eng_ply
   lda s_depth,x
-  bne main_search
-  stx s_qstart         ; depth 0: quiescence at this ply (qply 0)
+  bne main_search      ; (no_null sets ms_top before it generates)
+  lda ply_first,x      ; depth 0: the quiescence's list starts here
+  sta ms_top
+  stx s_qstart         ; quiescence at this ply (qply 0)
   ldy s_level
   lda lvl_qdepth,y
   bne :+
