@@ -659,9 +659,10 @@ fast:
 ; GIVES_CHECK test, sharing the move's `to` (fl_to) and eng_ply; otherwise
 ; the two routines run as they are.
 ; Uses local+0..7.  Clobbers X, Y.
-; Cycles: 249 a call on average (with the jsr) in bench.rom_profile --level
-;   Master --positions 4, where eng_is_legal and eng_gives_check one after
-;   the other took 266 a make.
+; Cycles: 249 a call on average (with the jsr, when the search called it
+;   after eng_make; now eng_make_check's tail call saves the jsr/rts) in
+;   bench.rom_profile --level Master --positions 4, where eng_is_legal and
+;   eng_gives_check one after the other took 266 a make.
 .proc eng_legal_check
   ldx eng_ply
   cpx #2

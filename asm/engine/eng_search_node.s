@@ -168,8 +168,8 @@ done:
 ; Output: rv = the value (fail-hard), 0 once the search is aborted.
 ; Uses local+0..15 and the per-ply arrays.  Clobbers A, X, Y.
 ; At depth 0 it enters q_node past q_node's qply / MAX_PLY tests.
-; Cycles: about 445 per call of its own (bench.rom_profile, Hard, 2
-; positions), the callees apart.
+; Cycles: about 600 per call of its own (bench.rom_profile --level Master
+; --positions 4; the inline pick scan and swap included), the callees apart.
 .proc ab_node
 window_sum = local+12  ; NULL_WINDOW_BOUNDED's scratch (the null move's test)
 beta = local+12        ; 2 bytes: this node's beta, where needed (LOAD_BETA)

@@ -302,7 +302,7 @@ full:                  ; ms_key[end] is not ours: keep it
 ; Uses local+0..13.  Clobbers X.
 ; Cycles: about 43 per move in the fast copy, about 39 more per run of one
 ;   piece (hist_code_lo/hi), more for a piece that can make a killer; about
-;   110 per call besides (key_setup); 1,374 per call on average with
+;   110 per call besides (key_setup); 1,340 per call on average with
 ;   key_setup, at 19% of the lists (bench.rom_profile --level Master
 ;   --positions 4).
 .proc score_quiets

@@ -36,8 +36,8 @@ rfp_margin_hi:  .byte >RFP_MARGIN, >(2 * RFP_MARGIN)
 ; Input: X = eng_ply, s_depth,x = depth >= 1, s_flags,x, s_alpha.
 ; Output: C = 1: cut, rv = beta; C = 0: go on.  X = eng_ply.
 ; Uses local+0..13 (eng_eval_ge).  Clobbers A, Y.
-; Cycles: 33 with the RTS when it does not apply; otherwise about 170 a
-;   call of its own on average (bench.rom_profile --level Master
+; Cycles: 33 with the RTS when it does not apply; 146 a call of its own
+;   on average over all calls (bench.rom_profile --level Master
 ;   --positions 4), plus eng_eval_ge.
 .proc prune_setup
 window_sum = local+0   ; NULL_WINDOW_BOUNDED's scratch (before eng_eval_ge)
