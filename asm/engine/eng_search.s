@@ -33,7 +33,8 @@
 ; node's beta is never stored: beta(ply) = -s_alpha(ply - 1), beta(0) = INF.
 ;
 ; Move stack: ply_first[p] is where the list of the node at ply p starts
-; (each node resets ms_top to it on entry), ply_first[p + 1] where it ends.
+; (each node sets ms_top to it before it generates, or calls draw_score),
+; ply_first[p + 1] where it ends.
 ;
 ; Repetition: rep_key_lo/hi[0..s_rep_top] are the keys of the positions
 ; (the game's last <= GAME_WINDOW positions, then the search path; the

@@ -164,28 +164,34 @@ done:
 ; Output: rv = the value (fail-hard), 0 once the search is aborted.
 ; Uses local+0..15 and the per-ply arrays.  Clobbers A, X, Y.
 ; At depth 0 it enters q_node past q_node's qply / MAX_PLY tests.
-; Cycles: about 445 per call of its own (bench.rom_profile, Hard, 2
-; positions), the callees apart.
+; Cycles: about 600 per call of its own (bench.rom_profile --level Master
+; --positions 4; the inline pick scan and swap included), the callees apart.
 .proc ab_node
 window_sum = local+12  ; NULL_WINDOW_BOUNDED's scratch (the null move's test)
 beta = local+12        ; 2 bytes: this node's beta, where needed (LOAD_BETA)
   ldx eng_ply
-  lda ply_first,x
-  sta ms_top
   cpx #PV_PLIES + 1
   bcs :+
   lda #0
   sta s_pvlen,x        ; pv[ply] = [] (kept at plies <= PV_PLIES only)
 : cpx #0
   beq no_draw
-  jsr draw_score
+  lda eng_clock        ; draw_score's first test inline: a clock below 4
+  cmp #4               ; (a capture in the last 3 plies) decides nothing
   bcc no_draw
+  ldy ply_first,x      ; ms_top = the node's list start (draw_score's
+  sty ms_top           ; move limit and chase test generate there)
+  jsr draw_score       ; A = clock >= 4
+  bcc no_draw_x
   rts
-no_draw:
+no_draw_x:
   ldx eng_ply
+no_draw:               ; X = eng_ply
   lda s_depth,x
-  bne main_search
-  stx s_qstart         ; depth 0: quiescence at this ply (qply 0)
+  bne main_search      ; (no_null sets ms_top before it generates)
+  lda ply_first,x      ; depth 0: the quiescence's list starts here
+  sta ms_top
+  stx s_qstart         ; quiescence at this ply (qply 0)
   ldy s_level
   lda lvl_qdepth,y
   bne :+
@@ -276,6 +282,19 @@ no_null:
   jsr eng_gen
   bcc generated
   jmp search_eval      ; the list does not fit: a leaf
+pv_node:               ; a node on the PV: score_moves looks for the PV
+  lda #0               ; move a completed iteration has left
+  sta pv_move_from     ; (0: none)
+  lda s_res_depth
+  beq :+
+  cpx s_res_pvlen
+  bcs :+
+  lda s_res_from,x
+  sta pv_move_from
+  lda s_res_to,x
+  sta pv_move_to
+: jsr score_moves      ; the first pick
+  jmp moves
 generated:
   ldx eng_ply
   lda ms_top
@@ -284,23 +303,15 @@ generated:
   sta s_cur,x
   lda #0
   sta s_best,x         ; no best move yet
-  sta pv_move_from
-  sta pv_move_to
   lda s_flags,x
   and #S_F_CHECK | S_F_PV
   sta s_flags,x        ; legal = 0
   and #S_F_PV
-  beq :+
-  lda s_res_depth      ; a completed iteration has left its PV
-  beq :+
-  cpx s_res_pvlen
-  bcs :+
-  lda s_res_from,x
-  sta pv_move_from
-  lda s_res_to,x
-  sta pv_move_to
-: jsr score_moves      ; PV and captures (the quiet moves later, if reached)
-  ; ---- the moves
+  bne pv_node
+  lda gen_bi           ; no PV move: the first pick is the generator's
+  sta pick_best        ; (score_moves' answer without one)
+  ; ---- the moves (captures keyed, the quiet moves later, if reached)
+moves:
   NEXT_PICK first, 1, $C0
   ; a later pick: never the PV move (its key $FF is the list's highest), so
   ; its key (A) tells a capture (KEY_CAPTURE and up) from a quiet move
@@ -352,8 +363,7 @@ fut_make:              ; a king move, an illegal move or a check: made and
                        ; tested as any move, pruned if legal and no check
   lda s_cur,x
   tax
-  jsr eng_make
-  jsr eng_legal_check  ; A = $FF illegal, else eng_chk
+  jsr eng_make_check   ; A = $FF illegal, else eng_chk
   bmi unmake_next
   tay
   ldx eng_ply
@@ -370,8 +380,7 @@ fut_no:
 make:
   tya
   tax
-  jsr eng_make
-  jsr eng_legal_check  ; A = $FF illegal, else eng_chk (Z: no check)
+  jsr eng_make_check   ; A = $FF illegal, else eng_chk (Z: no check)
   bpl legal
 unmake_next:
   jsr eng_unmake

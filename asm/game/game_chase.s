@@ -398,6 +398,11 @@ zh = local+2               ; its Zobrist-high row
   rts
 .endproc
 
+; The chase-attack sets and their tests live in the fixed bank (FIXED_RARE:
+; bank 0 is full); they are called only from the code above, with bank 0
+; mapped.
+.segment "FIXED_RARE"
+
 ;;
 ; The enemy pieces side A chase-attacks in the position, whichever side is
 ; to move (reference chase.chase_attacks): for each legal capture by one of
