@@ -8,7 +8,7 @@
 ;   UI_VIEW_*, KEEP_VIEW_TURN, PAL_MARK, UI_NOTATION_*, KEEP_ICCS, UI_LANG_*
 ;                        tools/nes/console.py, tools/nes/player.py and the
 ;                        cynes game tests: the UI's state in RAM
-;   UI_RESULT_LIMIT, PUZ_COUNT, PUZ_FIRST_ROW
+;   UI_RESULT_LIMIT, PUZ_COUNT, PUZ_FIRST_ROW, PUZ_PAGE_ROWS
 ;                        emu_tests/test_puzzles.py: the puzzles' state and menu
 ;   UI_SCREEN_SETUP*, SETUP_*
 ;                        emu_tests/test_setup_editor.py: the position editor
@@ -20,7 +20,7 @@
 .export GAME_ONGOING, GAME_CHECKMATE, GAME_STALEMATE, GAME_PERPETUAL, GAME_REPETITION
 .export GAME_DRAW_60, GAME_NO_WINNER, GAME_PERPETUAL_CHASE
 .export UI_SCREEN_TITLE, UI_SCREEN_PLAY, UI_SCREEN_PAUSE, UI_SCREEN_OVER, UI_SCREEN_ATTRACT
-.export UI_SCREEN_PUZZLES, UI_RESULT_LIMIT, PUZ_COUNT, PUZ_FIRST_ROW
+.export UI_SCREEN_PUZZLES, UI_RESULT_LIMIT, PUZ_COUNT, PUZ_FIRST_ROW, PUZ_PAGE_ROWS
 .export UI_SCREEN_SETUP, UI_SCREEN_SETUP_MENU
 .export SETUP_OK, SETUP_NO_RED_KING, SETUP_NO_BLACK_KING, SETUP_KINGS_FACE
 .export SETUP_RED_IN_CHECK, SETUP_BLACK_IN_CHECK, SETUP_NO_MOVE

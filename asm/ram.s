@@ -5,44 +5,50 @@
 ; generated from the linker map by tools/rom/memory_map.py and checked against the
 ; build by tests/test_memory_doc.py, so the numbers there are authoritative.
 ;   area            range        used  size  headroom
-;   zero page       $0000-$00FF   253   256     3   locals 16, UI 14, engine
+;   zero page       $0000-$00FF   256   256     0   locals 16, UI 14, engine
 ;                                                   position 61, undo 11 x 10,
-;                                                   ply_first 11, perft 4,
-;                                                   search alpha 22 + cursor 10,
+;                                                   ply_first 11, perft 5,
+;                                                   search alpha 22 + cursor 10
+;                                                   + s_abort, s_qstart,
 ;                                                   bank switching 3, endgame
 ;                                                   class and drive 3
 ;   engine per ply  $0100-$0171   114   114     0   killers 16, search flags and
-;                                                   scalars 16, rep_key_lo 52,
-;                                                   PV 25, s_fut_lo 4, perft_ovf 1
+;                                                   scalars 14, rep_key_lo 56,
+;                                                   PV 25, s_fut_lo 2, perft_leaf 1
 ;   UI, page 1      $0172-$01BF    78    78     0   game record 48, sound 6,
 ;                                                   screens 20, kept settings 4
 ;   stack           $01C0-$01FF    64    64     0   hardware stack; the engine
 ;                                                   stays above $01D0
-;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes)
-;   UI BSS          $0300-$0385   134   134     0   vram_queue 64 + 1, attr_shadow 64,
-;                                                   puzzles 4 (solved marks 3, kept
-;                                                   over a soft reset; the puzzle played),
-;                                                   language 1 (kept with the marks)
-;   engine, page 3  $0386-$03FF   122   122     0   rep_key_hi 52, rep_info 52,
-;                                                   result 13, s_fut_hi 4,
-;                                                   perft_leaf 1
-;   engine          $0400-$07FF  1024  1024     0   search 24, board 154 (at $0418),
-;                                                   move stack 3 x 192, history 270
-;   total                        2045  2048     3
+;   shadow OAM      $0200-$02FF   256   256     0   (64 sprites x 4 bytes); the engine's
+;                                                   move keys during its calls (ms_key)
+;   UI BSS          $0300-$0387   136   136     0   vram_queue 64 + 1, attr_shadow 64,
+;                                                   puzzles' solved marks 5 (kept
+;                                                   over a soft reset), language 1
+;                                                   (kept with the marks), the puzzle
+;                                                   played 1
+;   engine, page 3  $0388-$03FF   114   120     6   rep_key_hi 56, rep_info 56,
+;                                                   s_fut_hi 2
+;   engine          $0400-$07FF  1001  1024    23   search 24, board 154 (at $0418),
+;                                                   move stack 2 x 255 (from, to; the
+;                                                   keys are in page 2), history 270,
+;                                                   result 13, chase scratch 30
+;   total                        2019  2048    29
 ;
 ; The repetition ring costs 3 bytes an entry (key low, key high, rep_info:
 ; the check bit and the destination of the ply that led there, which the
 ; perpetual-chase judgement needs: game_chase.s) for GAME_WINDOW = 48 game
-; positions + SEARCH_MAX_DEPTH: 156 bytes, 11 more than the 64-position ring
-; with a bit per entry had.  The judgement (in game_outcome, and in the
-; search's draw_score) keeps its scratch in the undo entries from
-; SEARCH_MAX_DEPTH + 2 up, dead while it runs (game_chase.s, CHASE_PLY).
+; positions + SEARCH_MAX_DEPTH = 8 (Master's bare block): 168 bytes.  The
+; judgement (in game_outcome, and in the search's draw_score) keeps its 30
+; bytes of scratch in chase_scratch.  The killers (plies < KILLER_PLIES),
+; the PV (PV_PLIES moves) and the futility thresholds (by depth 1, 2) do not
+; grow with the depth.
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
-; ply_first entries (the levels' largest depth + qdepth; the reference's
-; MAX_PLY = 16 is never reached), a repetition ring of GAME_WINDOW +
-; SEARCH_MAX_DEPTH = 52 entries.  A deeper level grows them at the next
+; ply_first entries (the levels' largest depth + qdepth, `bare` blocks
+; included: 4 + 6 and 8 + 2; the reference's MAX_PLY = 16 is never
+; reached), a repetition ring of GAME_WINDOW + SEARCH_MAX_DEPTH = 56
+; entries.  A deeper level grows them at the next
 ; build; one they no longer fit is refused at its line of
 ; config/difficulty.yaml (gen_tables.py links the ROM in memory first).
 ;
@@ -116,6 +122,9 @@ perft_count:     .res 4    ; leaf count, 32-bit little-endian
 s_alpha_lo:      .res SEARCH_PLIES + 1  ; search: alpha per ply, low bytes
 s_alpha_hi:      .res SEARCH_PLIES + 1  ; search: alpha per ply, high bytes
 s_cur:           .res SEARCH_PLIES      ; search: move-stack index being searched, per ply
+perft_ovf:       .res 1    ; perft: nonzero when a move list did not fit the move stack
+s_abort:         .res 1    ; search: nonzero once the node cap stopped the search
+s_qstart:        .res 1    ; search: ply at which the current quiescence began
 ; ---- end of search ---------------------------------------------------------
 ; ==========================================================================
 
@@ -125,17 +134,15 @@ s_cur:           .res SEARCH_PLIES      ; search: move-stack index being searche
 s_killers:       .res KILLER_BYTES  ; search: per main-search ply, killer 1 from, to, killer 2 from, to (0 = none)
 s_flags:         .res S_PLIES  ; search: per ply, S_F_* (in check, on the PV, the move being searched) and the legal-move count
 s_level:         .res 1    ; search: input, the level index (0 = weakest)
-s_abort:         .res 1    ; search: nonzero once the node cap stopped the search
 s_single:        .res 1    ; search: nonzero when the root has exactly one legal move (one iteration)
 s_root_moves = s_single    ; eng_search's count of the legal root moves, before s_single is set from it
-s_qstart:        .res 1    ; search: ply at which the current quiescence began
 s_rep_top:       .res 1    ; search: input, index of the current position in rep_key_*; the search pushes its path
 rep_key_lo:      .res REP_RING_ENTRIES  ; repetition ring: key low bytes
-pv_from:         .res PV_TRI  ; search: triangular PV, from squares (row p at pv_row[p]: up to SEARCH_MAX_DEPTH - p moves)
+pv_from:         .res PV_TRI  ; search: triangular PV, from squares (row p < PV_PLIES at pv_row[p]: up to PV_PLIES - p moves)
 pv_to:           .res PV_TRI  ; search: triangular PV, to squares
-s_pvlen:         .res SEARCH_MAX_DEPTH + 1  ; search: PV length per ply
-s_fut_lo:        .res SEARCH_MAX_DEPTH    ; search: futility threshold per main-search ply, low bytes
-perft_ovf:       .res 1    ; perft: nonzero when a move list did not fit the move stack
+s_pvlen:         .res PV_PLIES + 1  ; search: PV length per ply 0..PV_PLIES
+s_fut_lo:        .res FUT_PLIES    ; search: futility threshold of the node at depth 1, 2 (index depth - 1), low bytes
+perft_leaf:      .res 1    ; perft: ply at which leaves are counted
 ; ==========================================================================
 
 .segment "UI_PAGE1"
@@ -194,7 +201,16 @@ busy_pads:       .res 1    ; nonzero: a button was down during the last search (
 stack_floor:     .res 64   ; the 6502 stack, S starts at $FF; the engine stays >= $01D0
 
 .segment "OAM"
-oam:             .res 256  ; shadow OAM, copied by OAM DMA in every NMI
+oam:             .res 256  ; shadow OAM, copied by OAM DMA in the NMI of a frame the main loop completed (frame_ready)
+; The engine's ordering keys live in the same page: the NMI copies it only
+; when the main loop has set frame_ready (wait_frame), after the frame's
+; sprites are built, and never while the engine runs (inside a call from the
+; main loop frame_ready is 0); the board screens rebuild every sprite each
+; frame (board_sprites), and every screen clears the page when it is drawn
+; (the title and the puzzle menu call the engine only on their way to a
+; board screen), so the keys a call leaves behind are never shown.  The PPU
+; keeps its OAM meanwhile (rendering refreshes it).
+ms_key = oam               ; ordering keys (search), MOVE_STACK_ENTRIES + 1 bytes (the scan's sentinel after the last)
 
 .segment "BSS"
 vram_queue:      .res VRAM_QUEUE_SIZE
@@ -209,14 +225,7 @@ puz_cur:         .res 1    ; the puzzle being played, its number (index + 1); 0:
 ; ======================= ENGINE (rest of page 3) ===========================
 rep_key_hi:      .res REP_RING_ENTRIES  ; repetition ring: key high bytes
 rep_info:        .res REP_RING_ENTRIES  ; repetition ring: REP_CHECK (bit 7) = the side to move is in check; bits 0-6 = the square (0-89) the move to it went to (the game's entries)
-s_res_from:      .res SEARCH_MAX_DEPTH  ; search output: the PV, from squares
-s_res_to:        .res SEARCH_MAX_DEPTH  ; search output: the PV, to squares
-s_res_pvlen:     .res 1    ; search output: PV length (0 = no legal move)
-s_res_depth:     .res 1    ; search output: depth of the last completed iteration
-s_res_score:     .res 2    ; search output: score, signed 16-bit
-s_res_book:      .res 1    ; search output: the book's opening + 1 when the move came from the book, else 0
-s_fut_hi:        .res SEARCH_MAX_DEPTH    ; search: futility threshold (static eval + margin), high bytes
-perft_leaf:      .res 1    ; perft: ply at which leaves are counted
+s_fut_hi:        .res FUT_PLIES    ; search: futility threshold (static eval + margin) by depth - 1, high bytes
 ; ==========================================================================
 
 .segment "ENGINE_BSS"
@@ -244,8 +253,15 @@ board:           .res BOARD_SIZE          ; padded 11x14 mailbox, at $0418 (belo
 ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
 eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
 ms_to:           .res MOVE_STACK_ENTRIES
-ms_key:          .res MOVE_STACK_ENTRIES  ; ordering keys (search)
 history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
+s_res_from:      .res PV_PLIES  ; search output: the PV, from squares
+s_res_to:        .res PV_PLIES  ; search output: the PV, to squares
+s_res_pvlen:     .res 1    ; search output: PV length (0 = no legal move)
+s_res_depth:     .res 1    ; search output: depth of the last completed iteration
+s_res_score:     .res 2    ; search output: score, signed 16-bit
+s_res_book:      .res 1    ; search output: the book's opening + 1 when the move came from the book, else 0
+; ---- the perpetual-chase judgement (game_chase.s), while it runs
+chase_scratch:   .res CHASE_SCRATCH  ; game_chase: its scratch (ch_* names in game_chase.s)
 ; Outside a search the UI keeps history[0..89] (above).
 ; ==========================================================================
 
@@ -256,6 +272,7 @@ history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
 ; Checked at link time: the fixed places the code relies on.
 .assert local = $0000, error, "locals must start the zero page"
 .assert oam = $0200, error, "shadow OAM must be page $02 (OAM DMA)"
+.assert MOVE_STACK_ENTRIES + 1 <= 256, error, "ms_key and its sentinel must fit the shadow OAM's page"
 .assert stack_floor = STACK_FLOOR, error, "the stack must be $01C0-$01FF"
 .assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "the UI and the NMI keep the stack's last 16 bytes"
 .assert >puz_solved = 3 && >(puz_solved + PUZ_SOLVED_BYTES - 1) = 3, error, "reset_handler keeps the solved marks in page 3"

@@ -207,7 +207,7 @@ def test_the_engine_driver_maps_the_routines_bank(tmp_path):
               "ms_from": 0x500, "ms_to": 0x600}
     map_path.write_text(json.dumps({
         "segments": {"ZEROPAGE": seg(0, 0x100), "ENGINE_PLY": seg(0x100, 0x60), "STACK": seg(0x1C0, 0x40),
-                     "ENGINE_LO": seg(0x300, 0x80), "ENGINE_BSS": seg(0x400, 0x400)},
+                     "OAM": seg(0x200, 0x100), "ENGINE_LO": seg(0x300, 0x80), "ENGINE_BSS": seg(0x400, 0x400)},
         "memory": {}, "labels": labels,
         "exports": {"ENG_PLIES": 10, "ENGINE_STACK_FLOOR": FLOOR},
         "label_banks": {"eng_search": 1, "other": 2, "marker": 2, "fixed_copy": 3, "code_kind": 3,

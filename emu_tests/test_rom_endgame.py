@@ -122,3 +122,37 @@ def test_searches_equal_reference(rs, level):
         want = reference_search(pos, level)
         got = rs.search(pos, level)
         assert {k: got[k] for k in want} == want, f"position {i} ({level})"
+
+
+def _bare_to_move_draws() -> list[str]:
+    """The drawn endings of bench/endgames.yaml with the bare side to move."""
+    from pathlib import Path
+
+    import yaml
+
+    from reference_py.fen import parse_fen
+    items = yaml.safe_load((Path(__file__).resolve().parent.parent / "bench" / "endgames.yaml").read_text())
+    out = []
+    for it in items:
+        p = parse_fen(it["fen"])
+        if it["result"] == "draw" and bare_side(p.count) in (p.side, 2):
+            out.append(it["fen"])
+    return out
+
+
+def test_bare_side_searches_equal_reference(rs):
+    """Master's bare block (depth 8, qdepth 2) in the ROM: its own row of the
+    level tables, switched to by eng_search.  Move, score, nodes, depth and
+    PV equal the reference's on the suite's drawn endings with the bare side
+    to move, each within 30 s of NES time."""
+    from reference_py.fen import parse_fen
+    fens = _bare_to_move_draws()
+    assert len(fens) >= 20
+    deeper = 0
+    for fen in fens:
+        want = reference_search(parse_fen(fen), "Master")
+        got = rs.search(parse_fen(fen), "Master")
+        assert {k: got[k] for k in want} == want, fen
+        assert got["seconds"] < 30, fen
+        deeper += want["depth"] > levels()[-1].depth
+    assert deeper >= len(fens) // 2

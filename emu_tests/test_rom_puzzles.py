@@ -7,11 +7,17 @@
   * puzzle 1 (a mate in one) played with its mating move (found with
     reference_py's rules) is solved: the mark shows in the menu, stays after
     a soft reset (NES.reset) and is gone after a power-on;
+  * the menu's two pages: Left / Right turn them, and the cursor moving
+    past puzzle PUZ_PAGE_ROWS shows the second page (its page number, the cursor and a solved mark on their
+    rows there); a pattern puzzle of that page (a mate in two, config's
+    `pattern`) is solved through the pad with Fairy-Stockfish's first move
+    and a mate in one after the ROM's reply;
   * a puzzle's move limit ends it (a win puzzle not won in time: failed; a
     draw puzzle held to it: solved);
   * random buttons on the puzzle screens never crash the ROM;
-  * the menu's picture against emu_tests/screenshots/puzzles.png, also the
-    README's docs/screenshots/puzzles.png (UPDATE_SCREENSHOTS=1 rewrites both).
+  * the menu's pages against emu_tests/screenshots/puzzles.png and
+    puzzles_page2.png, also the README's docs/screenshots/puzzles.png and
+    puzzles_page2.png (UPDATE_SCREENSHOTS=1 rewrites them).
 """
 from __future__ import annotations
 
@@ -38,8 +44,10 @@ from tools.rom.gen_puzzles import load_puzzles  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS_SHOT = ROOT / "docs" / "screenshots" / "puzzles.png"
+DOCS_SHOT_2 = ROOT / "docs" / "screenshots" / "puzzles_page2.png"
 _X = built().exports
 SCREEN_PUZZLES, RESULT_LIMIT, PUZ_COUNT = _X["UI_SCREEN_PUZZLES"], _X["UI_RESULT_LIMIT"], _X["PUZ_COUNT"]
+PUZ_FIRST_ROW, PUZ_PAGE_ROWS = _X["PUZ_FIRST_ROW"], _X["PUZ_PAGE_ROWS"]
 TITLE_ITEM_PUZZLES = 4
 MASTER = 4
 PUZZLES = load_puzzles()
@@ -162,7 +170,7 @@ def test_a_draw_puzzle_held_to_its_limit_is_solved(rom_path):
     """The last puzzle (a draw to hold for its limit): game_ply set to one
     ply before the limit, then one move with the pad reaches it: the game
     ends at the limit with no winner, and the puzzle is solved."""
-    number = PUZ_COUNT
+    number = max(p.number for p in PUZZLES if p.goal == "draw")
     p = PUZZLES[number - 1]
     assert p.goal == "draw" and p.limit
     con = power_on(rom_path)
@@ -177,16 +185,99 @@ def test_a_draw_puzzle_held_to_its_limit_is_solved(rom_path):
     assert solved(con) == [number]
 
 
+def menu_row(index: int) -> int:
+    """The tile row of puzzle `index` (0-based) on its page of the menu."""
+    return PUZ_FIRST_ROW + index % PUZ_PAGE_ROWS
+
+
+def test_left_right_turn_the_pages(rom_path):
+    """Right on page 1: the same row of page 2 (or its last puzzle); Left on
+    page 2: the same row of page 1; Right on page 2 and Left on page 1 do
+    nothing.  The cursor sprite follows on the page's row."""
+    con = power_on(rom_path)
+    open_menu(con)
+    page_one = np.asarray(con.screen())
+    for button, before, after_ in ((RIGHT, 0, PUZ_PAGE_ROWS), (RIGHT, PUZ_PAGE_ROWS, PUZ_PAGE_ROWS),
+                                   (LEFT, PUZ_PAGE_ROWS, 0), (LEFT, 0, 0)):
+        assert con.byte("ui_menu") == before
+        con.press(button)
+        con.wait_frames(5)
+        assert con.byte("ui_menu") == after_, (button, before)
+        assert con.read("oam", 1)[0] == menu_row(after_) * 8 + 1
+    assert np.array_equal(np.asarray(con.screen()), page_one), "page 1 as it was"
+    while con.byte("ui_menu") != PUZ_PAGE_ROWS - 1:
+        con.press(DOWN)
+    con.press(RIGHT)
+    con.wait_frames(5)
+    assert con.byte("ui_menu") == min(2 * PUZ_PAGE_ROWS - 1, PUZ_COUNT - 1)
+    con.press(LEFT)
+    assert con.byte("ui_menu") == min(2 * PUZ_PAGE_ROWS - 1, PUZ_COUNT - 1) - PUZ_PAGE_ROWS
+
+
+def test_pattern_puzzle_on_page_two_solved_through_the_pad(rom_path):
+    """Double cannons (a mate in two on the second page): the cursor moved
+    there with Down shows page 2; Fairy-Stockfish's first move, the ROM's
+    reply at Master, then a mate in one: solved, marked on page 2's row,
+    and kept over a soft reset (its bit in the fourth byte of puz_solved)."""
+    from tools.rom.gen_puzzles import read_checked
+    p = next(p for p in PUZZLES if p.pattern == "double_cannons")
+    assert p.number > PUZ_PAGE_ROWS and p.limit == 2
+    con = power_on(rom_path)
+    open_menu(con)
+    page_one = np.asarray(con.screen())
+    while con.byte("ui_menu") != p.number - 1:
+        con.press(DOWN)
+    con.wait_frames(5)
+    oam = con.read("oam", 4)
+    assert oam[0] == menu_row(p.number - 1) * 8 + 1, "the cursor on the puzzle's row of page 2"
+    page_two = np.asarray(con.screen())
+    assert not np.array_equal(page_one[24:], page_two[24:]), "the rows of page 2"
+    while con.byte("ui_menu") != PUZ_PAGE_ROWS - 1:
+        con.press(UP)
+    con.wait_frames(5)
+    cursor_col = slice(8, 16)                           # the cursor's column aside
+    again = np.asarray(con.screen()).copy()
+    again[:, cursor_col] = page_one[:, cursor_col]
+    assert np.array_equal(again, page_one), "page 1 again"
+    assert con.read("oam", 1)[0] == menu_row(PUZ_PAGE_ROWS - 1) * 8 + 1
+    game = start_puzzle(con, p.number)
+    first = read_checked()[p.fen]["line"][0]
+    human_move(con, game, next(m for m in game.pos.legal_moves() if move_iccs(m) == first))
+    computer_reply(con, game, MASTER, max_frames=60 * 120)
+    human_move(con, game, mate_in_one(game))
+    assert (con.byte("ui_result"), con.byte("ui_winner")) == (GAME_CHECKMATE, RED)
+    assert solved(con) == [p.number]
+    con.wait_frames(10)
+    con.press(A)
+    con.wait_screen(SCREEN_PUZZLES, 60)
+    con.wait_frames(5)
+    assert con.byte("ui_menu") == p.number - 1
+    oam = con.read("oam", 12)
+    assert oam[8] == menu_row(p.number - 1) * 8 + 1, "the solved mark on its row of page 2 (slot 2)"
+    assert p.number > 24, "a mark beyond the first three bytes of puz_solved"
+    con.reset()
+    con.wait_screen(SCREEN_TITLE, 10)
+    assert solved(con) == [p.number], "kept over a soft reset"
+
+
 def test_menu_screenshot(rom_path):
     con = power_on(rom_path)
     open_menu(con)
     con.press(DOWN)
     con.wait_frames(5)
     compare_screenshot(con.screen(), SHOTS / "puzzles.png")
-    img = np.asarray(con.screen()).astype(np.uint8)
-    if os.environ.get("UPDATE_SCREENSHOTS") == "1" or not DOCS_SHOT.exists():
+    save_docs_shot(con, DOCS_SHOT)
+    con.press(RIGHT)                                   # page 2: the mating patterns
+    con.wait_frames(5)
+    compare_screenshot(con.screen(), SHOTS / "puzzles_page2.png")
+    save_docs_shot(con, DOCS_SHOT_2)
+
+
+def save_docs_shot(con, path: Path) -> None:
+    """The README's copy of the screen (UPDATE_SCREENSHOTS=1, or none yet)."""
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1" or not path.exists():
         from PIL import Image
-        Image.fromarray(img, "RGB").save(DOCS_SHOT, optimize=True)
+        Image.fromarray(np.asarray(con.screen()).astype(np.uint8), "RGB").save(path, optimize=True)
 
 
 def test_fuzz_puzzle_screens(rom_path):

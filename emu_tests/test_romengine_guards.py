@@ -60,7 +60,7 @@ def test_write_outside_the_map(code, addr):
 @pytest.mark.parametrize("code,addr", [
     (bytes([0xAD, 0x02, 0x20, 0x60]), "$2002"),          # lda PPUSTATUS
     (bytes([0xAD, 0x00, 0x08, 0x60]), "$0800"),          # lda from a RAM mirror
-    (bytes([0x2C, 0x00, 0x02, 0x60]), "$0200"),          # bit on OAM (not the engine's RAM)
+    (bytes([0x2C, 0x00, 0x03, 0x60]), "$0300"),          # bit on the VRAM queue (not the engine's RAM)
     (bytes([0xA2, 0x10, 0xDD, 0xF8, 0x04, 0x60]), "$0508"),  # cmp abs,x
 ])
 def test_read_outside_the_map(code, addr):
@@ -115,12 +115,13 @@ def test_make_past_the_undo_entries():
 
 def test_the_engine_map_excludes_the_ui_and_the_hardware():
     eng = RomEngine()
-    for name in ("cursor_file", "nmi_count", "pad_held", "oam", "vram_queue", "attr_shadow"):
+    for name in ("cursor_file", "nmi_count", "pad_held", "vram_queue", "attr_shadow"):
         assert isinstance(eng.mem[eng.addr(name)], Unmapped), name
     for addr in (0x2000, 0x2007, 0x4014, 0x4016, 0x0800, 0x6000):
         assert isinstance(eng.mem[addr], Unmapped), hex(addr)
     for name in ("piece_sq", "board", "ms_key", "s_killers", "rep_key_hi", "history"):
         assert not isinstance(eng.mem[eng.addr(name)], Unmapped), name
+    assert eng.addr("ms_key") == eng.addr("oam")     # the keys borrow the shadow OAM's page
 
 
 # The NMOS 6502's base cycles per opcode (documented opcodes only are compared).

@@ -32,9 +32,10 @@ def rs() -> RomSearch:
 
 
 def setup_list(rs: RomSearch, fen: str, at_end: bool) -> tuple[Searcher, list[int], int]:
-    """Load the position, generate its list at PLY (ending at entry 192 or
-    starting at entry 20), and return a Master searcher on the same position,
-    the ROM's moves and the list's first entry."""
+    """Load the position, generate its list at PLY (ending at the last
+    entry, MOVE_STACK_ENTRIES, or starting at entry 20), and return a
+    Master searcher on the same position, the ROM's moves and the list's
+    first entry."""
     eng = rs
     pos = parse_fen(fen)
     eng.load(pos)
@@ -63,7 +64,7 @@ def put_list(rs: RomSearch, first: int, moves: list[int], keys: list[int]) -> No
     rs.write("ms_key", keys, offset=first)
 
 
-@pytest.mark.parametrize("at_end", [False, True], ids=["inside", "at_192"])
+@pytest.mark.parametrize("at_end", [False, True], ids=["inside", "at_end"])
 @pytest.mark.parametrize("fen", FENS)
 def test_keys_and_picks_equal_reference(rs, fen, at_end):
     rng = random.Random(fen)

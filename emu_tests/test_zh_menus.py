@@ -28,7 +28,7 @@ from tools.rom.art import PANEL_LEFT_COL, STATUS_MROW, TITLE_LABEL_COL, TITLE_ME
 from emu_tests.test_game_play import (  # noqa: E402
     GAME_CHECKMATE, NO_WINNER, RED, SCREEN_GAME_OVER, SCREEN_TITLE, human_move, power_on)
 from emu_tests.test_rom_puzzles import (  # noqa: E402
-    PUZZLES, RESULT_LIMIT, SCREEN_PUZZLES, after, mate_in_one, open_menu, solved, start_puzzle)
+    PUZ_PAGE_ROWS, PUZZLES, RESULT_LIMIT, SCREEN_PUZZLES, after, mate_in_one, open_menu, solved, start_puzzle)
 from emu_tests.test_zh_panel import font_ink, settle_list  # noqa: E402
 from emu_tests.test_zh_texts import LANG_EN, LANG_ZH, TEXT, choose_chinese, read_text  # noqa: E402
 from reference_py.board import move_iccs  # noqa: E402
@@ -37,7 +37,7 @@ DOCS_SHOT = Path(__file__).resolve().parents[1] / "docs" / "screenshots" / "chin
 LABELS = ["title_players", "title_level", "title_lang", "setup_play", "title_puzzles", "title_setup"]
 PLAYERS = ["p1_red", "p1_black", "p2_fixed", "p2_turn"]          # players_choice 0-3
 LEVELS = [f"level_{n}" for n in range(5)]                          # ui_level 0-4
-PUZ_HEAD_ROW, PUZ_HELP_ROW = 1, 3 + len(PUZZLES)                  # puzzles.s: rows 2, PUZ_FIRST_ROW + PUZ_COUNT
+PUZ_HEAD_ROW, PUZ_HELP_ROW = 1, 3 + PUZ_PAGE_ROWS                # puzzles.s: rows 2, PUZ_FIRST_ROW + PUZ_PAGE_ROWS
 
 
 def frame(con) -> np.ndarray:
@@ -107,6 +107,15 @@ def test_puzzle_menu_in_chinese(rom_path):
     assert font_text(f, 12, PUZ_HELP_ROW, 2) == [font_ink(ord(c)) for c in "B:"]
     first = PUZZLES[0].name.upper()[:4]                             # the rows stay English
     assert font_text(f, 6, 3, len(first)) == [font_ink(ord(c)) for c in first]
+    while con.byte("ui_menu") != PUZ_PAGE_ROWS:                     # page 2: the same heading and help
+        con.press(DOWN)
+    f = frame(con)
+    assert read_text(con, f, 14, PUZ_HEAD_ROW, 2) == TEXT["title_puzzles"]
+    assert [read_text(con, f, col, PUZ_HELP_ROW, 2) for col in (7, 14, 23)] == \
+        [TEXT["setup_play"], TEXT["puz_back"], TEXT["puz_solved"]]
+    first = PUZZLES[PUZ_PAGE_ROWS].name.upper()[:4]
+    assert font_text(f, 6, 3, len(first)) == [font_ink(ord(c)) for c in first]
+    assert font_text(f, 26, 2, 3) == [font_ink(ord(c)) for c in "2/2"]
     con.press(B)
     con.wait_screen(SCREEN_TITLE, 60)
     assert title_menu(con)[0] == [TEXT[k] for k in LABELS]

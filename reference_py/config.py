@@ -23,7 +23,10 @@ KIND_KEYS = {"king": KING, "advisor": ADVISOR, "elephant": ELEPHANT, "horse": HO
 SET_INT_KEYS = ("tempo", "horse_per_capture4", "cannon_per_capture4", "pawn_per_missing_attacker",
                 "horse_leg_blocked", "elephant_eye_blocked", "rook_on_king_file",
                 "missing_elephant_per_cannon", "missing_advisor_per_rook")
-LEVEL_KEYS = ("name", "depth", "qdepth", "eval", "nodes", "noise", "killers", "history", "book")
+LEVEL_KEYS = ("name", "depth", "qdepth", "eval", "nodes", "noise", "killers", "history", "book", "bare")
+BARE_KEYS = ("depth", "qdepth", "nodes")
+DEPTH_MAX = 6              # a level's depth
+BARE_DEPTH_MAX = 8         # a level's `bare` depth (history_bonus has 8 entries)
 BOOK_PLIES_MAX = 60        # a level follows the book at most this many plies from the start
 # What the cartridge can show: its menu lists at most MAX_LEVELS levels and a
 # name in LEVEL_NAME_LEN tiles of a font with upper-case letters and digits.
@@ -102,6 +105,16 @@ class EvalConfig:
 
 
 @dataclass(frozen=True)
+class BareLimits:
+    """A level's `bare:` block: the depth, qdepth and node cap its searches use
+    instead of its own when the side to move at the root is bare (no rook,
+    horse, cannon or pawn; endgame.bare_side), or both sides are."""
+    depth: int
+    qdepth: int
+    nodes: int
+
+
+@dataclass(frozen=True)
 class Level:
     name: str
     depth: int
@@ -112,6 +125,7 @@ class Level:
     killers: bool
     history: bool
     book: int = 0        # plies from the start within which the level plays book moves (0: none)
+    bare: BareLimits | None = None   # its limits when the side to move is bare (None: the level's own)
 
 
 def load_eval(path: Path | None = None) -> EvalConfig:
@@ -237,7 +251,7 @@ def load_levels(path: Path | None = None, eval_config: EvalConfig | None = None)
             raise ConfigError(path, noise_node.line, f"noise = {noise} must be 0 or 2^k-1 (1, 3, 7, ..., 255)")
         levels.append(Level(
             name=name,
-            depth=_int(path, _get(path, node, "depth"), "depth", 1, 6),
+            depth=_int(path, _get(path, node, "depth"), "depth", 1, DEPTH_MAX),
             qdepth=_int(path, _get(path, node, "qdepth"), "qdepth", 0, 8),
             eval=ev.value,
             nodes=_int(path, _get(path, node, "nodes"), "nodes", 1, 65535),
@@ -245,8 +259,17 @@ def load_levels(path: Path | None = None, eval_config: EvalConfig | None = None)
             killers=_bool(path, _get(path, node, "killers"), "killers"),
             history=_bool(path, _get(path, node, "history"), "history"),
             book=(_int(path, node.value["book"], "book", 0, BOOK_PLIES_MAX) if "book" in node.value else 0),
+            bare=(_bare(path, node.value["bare"]) if "bare" in node.value else None),
         ))
     return levels
+
+
+def _bare(path: Path, node: Node) -> BareLimits:
+    """A level's `bare:` block (depth, qdepth, nodes, all required)."""
+    _unknown(path, node, BARE_KEYS, "bare")
+    return BareLimits(depth=_int(path, _get(path, node, "depth", "bare"), "bare.depth", 1, BARE_DEPTH_MAX),
+                      qdepth=_int(path, _get(path, node, "qdepth", "bare"), "bare.qdepth", 0, 8),
+                      nodes=_int(path, _get(path, node, "nodes", "bare"), "bare.nodes", 1, 65535))
 
 
 @dataclass(frozen=True)

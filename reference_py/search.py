@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from dataclasses import replace
 from typing import Callable, Collection
 
 from .board import CANNON, EMPTY, HORSE, ROOK, move_iccs, sq90
 from .chase import cycle_chases, ring_cycle
 from .book import Book, book_move, default_book
+from .endgame import bare_side
 from .config import Level, Pruning, SearchConfig, load_eval, load_levels, load_search
 from .evaluate import EvalTables, evaluate, tables_for
 from .position import Position
@@ -25,7 +27,9 @@ from .rules import DRAW_PLIES, GAME_WINDOW
 MATE = 30000
 INF = 32000
 MATE_BOUND = MATE - 100          # |score| above this is a mate score
-MAX_PLY = 16                     # per-ply arrays; depth <= 6 and qdepth <= 8 by config
+MAX_PLY = 16                     # per-ply arrays; depth <= 8 and qdepth <= 8 by config
+KILLER_PLIES = 4                 # killers are kept and used only at plies below this
+PV_PLIES = 4                     # the PV is kept to this many moves (rows of plies below it)
 HISTORY_CLASSES = 3              # rook, cannon, everything else
 HISTORY_SIZE = HISTORY_CLASSES * 90
 KEY_PV = 255
@@ -131,7 +135,7 @@ class Searcher:
         self.chase_judged = 0    # repetitions judged by the chase rule (no perpetual-check verdict)
         self.material = material_values()
         self.hist = [0] * HISTORY_SIZE
-        self.killers = [[0, 0] for _ in range(MAX_PLY)]   # only plies < depth <= 6 are used
+        self.killers = [[0, 0] for _ in range(KILLER_PLIES)]   # plies >= KILLER_PLIES have none
         self.pv: list[list[int]] = [[] for _ in range(MAX_PLY + 1)]
         self.prev_pv: list[int] = []
         self.nodes = 0
@@ -190,7 +194,7 @@ class Searcher:
 
     def _quiet_key(self, move: int, ply: int, quiet_order: bool) -> int:
         """A quiet move's key (killers of this ply, then history), 0..127."""
-        if quiet_order and self.use_killers:
+        if quiet_order and self.use_killers and ply < KILLER_PLIES:
             k = self.killers[ply]
             if move == k[0]:
                 return KEY_KILLER1
@@ -221,7 +225,7 @@ class Searcher:
 
     def _reward(self, move: int, depth: int, ply: int, killer: bool) -> None:
         """A quiet move that cut off (killer and history) or was best (history)."""
-        if killer and self.use_killers:
+        if killer and self.use_killers and ply < KILLER_PLIES:
             k = self.killers[ply]
             if move != k[0]:
                 k[1] = k[0]
@@ -482,7 +486,8 @@ class Searcher:
                         return beta
                     alpha = v
                     best = m
-                    self.pv[ply] = [m] + self.pv[ply + 1]
+                    if ply < PV_PLIES:         # (pv[PV_PLIES] stays []: at most PV_PLIES moves)
+                        self.pv[ply] = [m] + self.pv[ply + 1]
                     if ply == 0:
                         self.root_best = m
             if legal == 0:
@@ -570,6 +575,11 @@ class Searcher:
             if hit is not None and hit[0] in root_moves:
                 move, entry = hit
                 return SearchResult(move, 0, 0, 0, [move], book=self.book.name(entry.opening).zh)
+        bare = self.level.bare
+        if bare is not None and bare_side(pos.count) in (pos.side, 2):
+            # The side to move has no rook, horse, cannon or pawn (so also when both
+            # sides are bare): the level's `bare` depth, qdepth and node cap replace its own.
+            self.level = replace(self.level, depth=bare.depth, qdepth=bare.qdepth, nodes=bare.nodes)
         in_check = pos.checks[-1] if pos.checks else pos.in_check(pos.side)
         result = SearchResult(root_moves[0], 0, 0, 0, [root_moves[0]])
         for depth in range(1, self.level.depth + 1):

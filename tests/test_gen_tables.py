@@ -119,11 +119,34 @@ def test_value_rows_follow_the_yaml(generated):
 def test_levels_and_names(generated):
     _, t = generated
     levels = load_levels()
-    assert t["lvl_depth"] == [lv.depth for lv in levels]
+    rows = gen_tables.search_rows(levels)
+    assert t["lvl_depth"] == [lv.depth for lv in rows]
+    assert t["lvl_qdepth"] == [lv.qdepth for lv in rows]
+    assert [lo | hi << 8 for lo, hi in zip(t["lvl_nodes_lo"], t["lvl_nodes_hi"])] == [lv.nodes for lv in rows]
     names = bytes(t["lvl_name_text"]).decode()
     assert len(names) == 8 * len(levels)
     for i, lv in enumerate(levels):
         assert names[8 * i:8 * i + 8].strip() == lv.name.upper()[:8].strip()
+
+
+def test_bare_rows(generated):
+    """A level with a `bare` block gets a row of its own after the levels
+    (lvl_bare[level] = its index, $FF without one): the block's depth, qdepth
+    and nodes, the level's eval, noise, flags and book."""
+    _, t = generated
+    levels = load_levels()
+    assert len(t["lvl_bare"]) == len(levels)
+    assert any(lv.bare for lv in levels)
+    for i, lv in enumerate(levels):
+        row = t["lvl_bare"][i]
+        if lv.bare is None:
+            assert row == 0xFF
+            continue
+        assert row >= len(levels)
+        assert (t["lvl_depth"][row], t["lvl_qdepth"][row]) == (lv.bare.depth, lv.bare.qdepth)
+        assert t["lvl_nodes_lo"][row] | t["lvl_nodes_hi"][row] << 8 == lv.bare.nodes
+        for name in ("lvl_eval", "lvl_noise", "lvl_flags", "lvl_book"):
+            assert t[name][row] == t[name][i], name
 
 
 def test_mvv_lva(generated):
@@ -268,11 +291,11 @@ def _const(text: str, name: str) -> int:
 def test_ply_sizes_follow_the_levels(tmp_path):
     """The ROM's per-ply arrays are sized from config/difficulty.yaml, not by
     the reference's MAX_PLY: undo entries for the deepest depth + qdepth (at
-    least perft's 4), a repetition ring of GAME_WINDOW + the deepest depth;
-    a deeper level grows them."""
+    least perft's 4), a repetition ring of GAME_WINDOW + the deepest depth,
+    the levels' `bare` blocks included; a deeper level grows them."""
     from reference_py.rules import GAME_WINDOW
     from reference_py.search import MAX_PLY
-    levels = load_levels()
+    levels = gen_tables.search_rows(load_levels())      # the bare blocks count as levels
     const, _ = gen_tables.build()
     reach = max(lv.depth + lv.qdepth for lv in levels)
     assert _const(const, "SEARCH_REACH") == reach <= MAX_PLY      # q_node's MAX_PLY test is dead
@@ -285,7 +308,7 @@ def test_ply_sizes_follow_the_levels(tmp_path):
                                                       "    depth: 6\n    qdepth: 8\n"))
     const, _ = gen_tables.build(cfg)
     assert (_const(const, "ENG_PLIES"), _const(const, "SEARCH_REACH"), _const(const, "SEARCH_PLIES"),
-            _const(const, "REP_RING_ENTRIES")) == (14, 14, 14, GAME_WINDOW + 6)
+            _const(const, "REP_RING_ENTRIES")) == (14, 14, 14, GAME_WINDOW + max(6, *(lv.depth for lv in levels)))
 
 
 def test_weakness_tables_reach_the_rom(generated):

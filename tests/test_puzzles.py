@@ -20,7 +20,7 @@ from tools.rom.gen_puzzles import (
 
 def test_the_committed_puzzles_are_checked_by_fairy_stockfish():
     puzzles = load_puzzles()
-    assert 20 <= len(puzzles) <= MAX_PUZZLES
+    assert 34 <= len(puzzles) <= MAX_PUZZLES
     assert {p.goal for p in puzzles} == {"win", "draw"} and {p.player for p in puzzles} == {RED, BLACK}
     data = json.loads(CHECKED.read_text(encoding="utf-8"))
     assert data["engine"].startswith("Fairy-Stockfish") and data["settings"] == SETTINGS
@@ -41,7 +41,8 @@ def test_a_changed_verdict_is_refused():
     assert accepts(p, v) is None
     longer = {**v, "search": {**v["search"], "mate": (p.limit + 1) * (1 if v["search"]["mate"] > 0 else -1)}}
     assert "more than the limit" in accepts(p, longer)
-    assert "not a draw" in accepts(load_puzzles()[-1], {**v, "verdict": "red"})
+    draw = next(p for p in load_puzzles() if p.goal == "draw")
+    assert "not a draw" in accepts(draw, {**v, "verdict": "red"})
 
 
 def test_records_round_trip_to_the_positions():
@@ -87,6 +88,8 @@ GOOD = """\
     (GOOD.replace("6R2", "6R3"), 2, "bad FEN"),
     (GOOD.replace("  limit: 2\n", "  limit: 2\n  level: 3\n"), 6, "unknown key 'level'"),
     (GOOD + GOOD, 7, "the same position as line 2"),
+    (GOOD + "  pattern: nope\n", 6, "pattern must be one of"),
+    (GOOD.replace("  limit: 2\n", "") + "  pattern: double_rooks\n", 5, "a pattern puzzle is a win with a limit"),
     ("- [1, 2]\n", 1, "must be a mapping"),
     ("name: x\n", 1, "must be a list"),
 ])

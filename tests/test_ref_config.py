@@ -226,6 +226,36 @@ def test_non_integer_level_field(tmp_path, eval_config):
     assert "depth must be an integer" in msg
 
 
+def test_bare_block(tmp_path, eval_config):
+    """Master's `bare:` block loads; a level without one has None."""
+    levels = load_levels()
+    assert levels[-1].bare is not None and levels[-1].bare.depth == 8
+    assert all(lv.bare is None for lv in levels[:-1])
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("      depth: 8\n", "      depth: 9\n", "bare.depth = 9 is out of range 1..8"),
+    ("      qdepth: 2\n", "      qdepth: -1\n", "bare.qdepth = -1 is out of range 0..8"),
+    ("      nodes: 9000\n", "      nodes: 0\n", "bare.nodes = 0 is out of range 1..65535"),
+    ("      nodes: 9000\n", "      nodes: 9000\n      speed: 2\n", "unknown key 'speed' in bare"),
+    ("      qdepth: 2\n", "", "missing key 'qdepth'"),
+])
+def test_bad_bare_block(tmp_path, eval_config, old, new, words):
+    text = sub_once(LEVELS, old, new)
+    p = write(tmp_path, "difficulty.yaml", text)
+    msg = config_error(load_levels, p, eval_config)
+    assert msg.startswith(f"{p}:") and words in msg, msg
+    line = int(msg[len(str(p)) + 1:].split(":")[0])
+    assert text.splitlines()[line - 1].strip().startswith(("depth", "qdepth", "nodes", "speed", "bare")), msg
+
+
+def test_bare_block_not_a_mapping(tmp_path, eval_config):
+    text = sub_once(LEVELS, "    bare:\n      depth: 8\n      qdepth: 2\n      nodes: 9000\n", "    bare: 8\n")
+    p = write(tmp_path, "difficulty.yaml", text)
+    msg = config_error(load_levels, p, eval_config)
+    assert msg.startswith(f"{p}:{line_of(text, 'bare: 8')}:") and "bare must be a mapping" in msg
+
+
 def test_level_bool_field(tmp_path, eval_config):
     text = sub_once(LEVELS, "    history: true", "    history: 1")
     p = write(tmp_path, "difficulty.yaml", text)
@@ -276,7 +306,7 @@ def test_search_unknown_key_and_bad_value(tmp_path):
     msg = config_error(load_search, p)
     assert msg.startswith(f"{p}:{line_of(SEARCH + 'nodes_per_frame: 3', '^nodes_per_frame')}:")
     assert "unknown key 'nodes_per_frame'" in msg
-    text = sub_once(SEARCH, "move_stack_entries: 192", "move_stack_entries: 100")
+    text = sub_once(SEARCH, "move_stack_entries: 255", "move_stack_entries: 100")
     p = write(tmp_path, "search.yaml", text)
     msg = config_error(load_search, p)
     assert msg.startswith(f"{p}:{line_of(text, '^move_stack_entries')}:")

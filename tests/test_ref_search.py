@@ -394,3 +394,44 @@ def test_noise_free_levels_ignore_the_seed():
     for lv in LEVELS:
         if lv.noise == 0:
             assert run(g, lv, seed=1) == run(g, lv, seed=999)
+
+
+# ---- a bare side to move: the level's `bare` block ----------------------------
+
+BARE_TO_MOVE = "9/3k5/9/9/6b2/2N6/9/9/4K4/9 b - - 0 1"      # horse vs one elephant, the elephant's side
+STRONG_TO_MOVE = "9/3k5/9/9/6b2/2N6/9/9/4K4/9 w - - 0 1"
+
+
+def test_bare_block_deepens_the_search_of_a_bare_side():
+    """Master's bare block (depth 8, qdepth 2) applies when the side to move
+    has no rook, horse, cannon or pawn, and only then."""
+    from reference_py.search import Searcher
+    master = level_by_name("Master")
+    assert master.bare is not None and master.bare.depth > master.depth
+    s = Searcher(parse_fen(BARE_TO_MOVE), master)
+    r = s.run()
+    assert (s.level.depth, s.level.qdepth, s.level.nodes) == (master.bare.depth, master.bare.qdepth,
+                                                             master.bare.nodes)
+    assert r.depth > master.depth
+    s = Searcher(parse_fen(STRONG_TO_MOVE), master)
+    r = s.run()
+    assert s.level == master and r.depth <= master.depth
+    s = Searcher(parse_fen(BARE_TO_MOVE), level_by_name("Hard"))     # no bare block
+    assert s.run().depth <= level_by_name("Hard").depth
+
+
+def test_both_sides_bare_use_the_bare_block():
+    from reference_py.search import Searcher
+    master = level_by_name("Master")
+    s = Searcher(parse_fen("3k5/9/4b4/9/9/9/9/9/4A4/4K4 w - - 0 1"), master)
+    s.run()
+    assert s.level.depth == master.bare.depth
+
+
+def test_pv_and_killers_are_kept_to_four_plies():
+    """The PV holds at most PV_PLIES moves however deep the search goes."""
+    from reference_py.search import PV_PLIES, Searcher
+    s = Searcher(parse_fen(BARE_TO_MOVE), level_by_name("Master"))
+    r = s.run()
+    assert r.depth > PV_PLIES and 1 <= len(r.pv) <= PV_PLIES
+    assert all(not row for row in s.pv[PV_PLIES:])

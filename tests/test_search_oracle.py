@@ -46,10 +46,13 @@ SMALL = [
 
 
 def _plain(level):
-    """The level without node cap or noise, and the pruning switches off."""
+    """The level without node cap or noise, and the pruning switches off.
+    Its `bare` block is dropped too: it only changes the limits (a deeper
+    search with its own node cap), and plain minimax at its depth 8 would
+    take hours here."""
     off = dataclasses.replace(search_config().pruning, futility_margin1=0, futility_margin2=0,
                               rfp_depth=0, qs_exchange=0)
-    lv = dataclasses.replace(level, nodes=65535, noise=0)
+    lv = dataclasses.replace(level, nodes=65535, noise=0, bare=None)
     return lv, off
 
 

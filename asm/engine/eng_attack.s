@@ -204,7 +204,7 @@ no_pawns:
 ; (the table at the end of this section), read as lda (relp),y with Y = the
 ; square and relp = rel_mid - ksq (REL_PTR): 5-6 cycles per square.
 
-fl_to = local+1        ; the move's `to`
+fl_to = local+1        ; the move's `to` (eng_make's mk_to: eng_legal_check)
 relp  = local+2        ; 2 bytes: rel_mid - ksq, the mover's king (eng_is_legal)
 relg  = local+4        ; 2 bytes: the same for the king of the side to move
                        ; (eng_gives_check; eng_quiet_safe sets both)
@@ -331,16 +331,22 @@ full:
 ;; The fast legality test for the side whose king is in slot kslot, X =
 ;; eng_ply.  core: a second entry (a label of the .proc) with ksq, relp and
 ;; fl_to set and Y = from (eng_quiet_safe).  Without `then` it returns C =
-;; 0 legal, C = 1 illegal; with `then` (eng_legal_check's first half) an
+;; 0 legal, C = 1 illegal; with `then` (eng_legal_check's first half: the
+;; move's from and to are read from local+0 / local+1, where eng_make left
+;; them, rather than from undo_from / undo_to) an
 ;; illegal move returns A = $FF and a legal one goes on to the other king's
 ;; gives-check test at `then` (a GIVES_CHECK from_to entry) with fl_to kept
 ;; and X = eng_ply, which returns A = eng_chk.  The same tests in the same
 ;; order either way.
 .macro FAST_LEGAL kslot, full, ray, hpair, core, then
   .local from_ray, from_diag, to_test, legal, illegal, moved
+  .ifblank then
   lda undo_to-1,x
   sta fl_to
   ldy undo_from-1,x    ; Y = from
+  .else
+  ldy local+0          ; Y = from (eng_make's mk_from; its mk_to is fl_to)
+  .endif
   lda piece_sq+kslot
   beq legal            ; no king (test positions only): never attacked
   sta ksq
@@ -641,6 +647,9 @@ fast:
 ;;
 ; After eng_make inside a search: eng_is_legal and, for a legal move,
 ; eng_gives_check, in one call (the search asks both after every make).
+; Its only entry is the tail call of eng_make_check / eng_make_q_check: the
+; fast path reads the move from local+0 / local+1 (mk_from / mk_to, which
+; eng_make leaves there; fl_to = local+1).
 ; Output: A = $FF (N = 1) when the move is illegal (eng_chk not known:
 ;   $FF); else A = eng_chk = 1 when the side now to move is in check, 0
 ;   when not (N = 0, Z = 1: no check), as eng_gives_check keeps it.
@@ -650,9 +659,10 @@ fast:
 ; GIVES_CHECK test, sharing the move's `to` (fl_to) and eng_ply; otherwise
 ; the two routines run as they are.
 ; Uses local+0..7.  Clobbers X, Y.
-; Cycles: 249 a call on average (with the jsr) in bench.rom_profile --level
-;   Master --positions 4, where eng_is_legal and eng_gives_check one after
-;   the other took 266 a make.
+; Cycles: 249 a call on average (with the jsr, when the search called it
+;   after eng_make; now eng_make_check's tail call saves the jsr/rts) in
+;   bench.rom_profile --level Master --positions 4, where eng_is_legal and
+;   eng_gives_check one after the other took 266 a make.
 .proc eng_legal_check
   ldx eng_ply
   cpx #2

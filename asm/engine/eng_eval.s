@@ -45,10 +45,9 @@
 acc  = local+0         ; 2 bytes: the score being built, then the result
 wleg = local+2         ; the set's weakness per blocked horse leg (ev_wk_leg)
 weye = local+3         ;   and per blocked elephant eye (ev_wk_eye)
-kq   = local+4         ; WEAKNESS: the own king's square (ev_cannon)
+kq   = local+4         ; ev_cannon: the own king's square (CANNON_ON_FILE)
 kf   = local+5         ;   and its file ($7F: no king, no file)
 wsum = local+6         ; ev_cannon: the weakness being summed
-wown = local+7         ; the side to move's weakness
 ; eng_eval_ge's T: eval_t (search.inc), local+12..13, kept
 ; eng_mterm_calc:
 dif  = local+2         ; a signed count (MULADD)
@@ -273,21 +272,24 @@ skip:
 .endmacro
 
 ;; The enemy cannon in `slot`: A += its cannon-file weakness (ev_cannon)
-;; when it stands on the own king's file.  Clobbers X, Y, C.  13 cycles off
-;; that file.
-.macro CANNON_ON_FILE slot
+;; when it stands on the own king's file (the king in slot `king`, whose
+;; square ev_cannon reads from kq, set here).  Clobbers X, Y, C.  13 cycles
+;; off that file.
+.macro CANNON_ON_FILE slot, king
   .local skip
   ldy piece_sq+slot
   ldx sq_file,y
   cpx kf
   bne skip
+  ldx piece_sq+king
+  stx kq
   jsr ev_cannon
 skip:
 .endmacro
 
 ;; The weakness of the side whose pieces are in slots own..own+15 (enemy:
 ;; the other side's), on whose half its elephants' eye targets must lie
-;; (FLAG_*_HALF `half`): A = W, C = 0.  Uses kq, kf (and ev_cannon's wsum).
+;; (FLAG_*_HALF `half`): A = W, C = 0.  Uses kf (and ev_cannon's kq, wsum).
 ;; Clobbers X, Y.  About 96 cycles with no horse, elephant, rook or cannon
 ;; on the board; with two of each, nothing blocked and no enemy piece on the
 ;; king's file about 200 with the elephants on their back rank (about 230
@@ -295,15 +297,14 @@ skip:
 ;; per blocked eye, + ev_cannon per enemy cannon on the king's file.
 .macro WEAKNESS own, enemy, half
   ldy piece_sq+own+SLOT_KING
-  sty kq
   lda sq_file,y
   and #$7F             ; no king ($FF): $7F, no file (a captured piece reads $FF)
   sta kf
   lda #0
   ROOK_ON_FILE enemy+SLOT_ROOK
   ROOK_ON_FILE enemy+SLOT_ROOK+1
-  CANNON_ON_FILE enemy+SLOT_CANNON
-  CANNON_ON_FILE enemy+SLOT_CANNON+1
+  CANNON_ON_FILE enemy+SLOT_CANNON, own+SLOT_KING
+  CANNON_ON_FILE enemy+SLOT_CANNON+1, own+SLOT_KING
   clc                  ; C = 0 from here: no add carries (W <= WEAKNESS_MAX)
   ELEPHANT_EYES own+SLOT_ELEPHANT, half, own = 0
   ELEPHANT_EYES own+SLOT_ELEPHANT+1, half, own = 0
@@ -313,13 +314,12 @@ skip:
 
 ;; acc -= A (the side to move's weakness); then, when acc >= T (eval_t),
 ;; return with C = 0: e >= acc since the enemy's weakness is >= 0.
-;; Else fall through.  Clobbers A.  32 cycles to `below` (40 with the RTS).
+;; Else fall through.  Clobbers A.  28 cycles to `below` (36 with the RTS).
 .macro OWN_BOUND
   .local no_borrow, no_overflow, below
-  sta wown
+  eor #$FF             ; acc - W = acc + ~W + 1 (low byte; C = no borrow)
   sec
-  lda acc
-  sbc wown
+  adc acc
   sta acc
   bcs no_borrow
   dec acc+1

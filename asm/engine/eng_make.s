@@ -100,9 +100,10 @@ code_tables_end:
 
 ;; eng_make's body from the board's save on (A = mk_from, Y = mk_to, both
 ;; also in mk_from / mk_to).  key = 1: eng_key is updated; key = 0
-;; (eng_make_q): it is not (it is still saved in undo_key, which eng_unmake
-;; copies back).
-.macro MAKE_BODY key
+;; (eng_make_q_check): it is not (it is still saved in undo_key, which
+;; eng_unmake copies back).  then (optional): the routine the body ends
+;; with, as a tail call (eng_legal_check), instead of an RTS.
+.macro MAKE_BODY key, then
   .local capture, done
   ldx eng_ply
   sta undo_from,x
@@ -156,7 +157,11 @@ code_tables_end:
   eor #1
   sta eng_side
   inc eng_ply
+  .ifblank then
   rts
+  .else
+  jmp then
+  .endif
 capture:
   lda #0
   sta piece_sq-CODE_BASE,x
@@ -186,9 +191,15 @@ capture:
   sta undo_mterm_lo,y
   lda eng_mterm+1
   sta undo_mterm_hi,y
+  .ifblank then
   jmp eng_mterm_sum    ; X = eng_vset
 done:
   rts
+  .else
+  jsr eng_mterm_sum    ; X = eng_vset
+done:
+  jmp then
+  .endif
 .endmacro
 
 ;; VROWS_FOR_X without the Zobrist rows: vlo, vhi = the value rows of the
@@ -235,23 +246,38 @@ from_to:               ; A = mk_from, Y = mk_to
 .endproc
 
 ;;
-; eng_make without the Zobrist key's update, for the quiescence search,
-; where nothing reads eng_key (no repetition test, no history push): the
-; key is still saved in undo_key and eng_unmake copies it back, so after
-; the unmake of a quiescence move eng_key is right again; in between it is
-; the key of the position where the quiescence search began.
-; Input, output, uses and clobbers: as eng_make, but eng_key is not that
-;   of the new position.
-; Cycles: eng_make's less the key (2 x 21, 22 more for a capture) and the
-;   Zobrist rows' pointers (12 per piece): 296 a call of its own, 502 with
-;   eng_mterm_sum (nearly all captures), in bench.rom_profile --level Master
-;   --positions 4.
-.proc eng_make_q
+; eng_make, then eng_legal_check (a tail call: one JSR/RTS less than the
+; two calls): the main search's make.
+; Input: as eng_make.  Output: as eng_make, and A (N, Z) as eng_legal_check.
+; Uses local+0..11.  Clobbers A, X, Y.
+; Cycles: eng_make's + eng_legal_check's less 12.
+.proc eng_make_check
   ldy ms_to,x
   lda ms_from,x
   sty mk_to
   sta mk_from
-  MAKE_BODY 0
+  MAKE_BODY 1, eng_legal_check
+.endproc
+
+;;
+; eng_make without the Zobrist key's update, then eng_legal_check (a tail
+; call), for the quiescence search, where nothing reads eng_key (no
+; repetition test, no history push): the key is still saved in undo_key
+; and eng_unmake copies it back, so after the unmake of a quiescence move
+; eng_key is right again; in between it is the key of the position where
+; the quiescence search began.
+; Input, uses and clobbers: as eng_make.  Output: as eng_make, but eng_key
+;   is not that of the new position; A (N, Z) as eng_legal_check.
+; Cycles: eng_make's less the key (2 x 21, 22 more for a capture) and the
+;   Zobrist rows' pointers (12 per piece), + eng_legal_check's less 12:
+;   296 a call of its own, 502 with eng_mterm_sum (nearly all captures),
+;   in bench.rom_profile --level Master --positions 4, before the tail call.
+.proc eng_make_q_check
+  ldy ms_to,x
+  lda ms_from,x
+  sty mk_to
+  sta mk_from
+  MAKE_BODY 0, eng_legal_check
 .endproc
 
 ;;

@@ -33,7 +33,8 @@
 ; node's beta is never stored: beta(ply) = -s_alpha(ply - 1), beta(0) = INF.
 ;
 ; Move stack: ply_first[p] is where the list of the node at ply p starts
-; (each node resets ms_top to it on entry), ply_first[p + 1] where it ends.
+; (each node sets ms_top to it before it generates, or calls draw_score),
+; ply_first[p + 1] where it ends.
 ;
 ; Repetition: rep_key_lo/hi[0..s_rep_top] are the keys of the positions
 ; (the game's last <= GAME_WINDOW positions, then the search path; the
@@ -79,11 +80,15 @@
 ;   completed iteration), s_nodes (16-bit).
 ;   The position is rebuilt in canonical slot order and valued with the
 ;   level's weight set (eng_vset); otherwise unchanged (eng_ply = 0).
+;   s_level = the row searched: the level, or its bare row (lvl_bare) when
+;   the level has one and the side to move has no rook, horse, cannon or
+;   pawn (after the book: the book uses the level's own row).
 ; Progress: s_nodes counts up while it runs (read it from the NMI).
-; Uses local+0..15 and the stack: 4 bytes per main-search ply, 2 per
-;   quiescence ply, 36 bytes at most measured at the strongest level
-;   (including the caller's return address; the lowest S after a JSR, PHA
-;   or PHP over the 12 suite positions at Master is $DB, entered at $FD).
+; Uses local+0..15 and the stack: 2 bytes per main-search ply (the JSR to
+;   ab_node: the children's windows are inline) and 2 per quiescence ply,
+;   plus the leaf's calls; the lowest S after a JSR, PHA or PHP over the 65
+;   positions of bench/endgames.yaml with the bare side to move at Master
+;   (its bare row: depth 8 + qdepth 2) is $DD, entered at $FD (tools/nes).
 ; Clobbers A, X, Y.
 ; Cycles: per node on average, by level: bench/results/SUMMARY.md
 ;   (bench/rom_search_bench.py).
@@ -169,7 +174,15 @@ no_book_move:
   lda #0               ; a key that collided: no book move (the LFSR stepped)
   sta s_res_book
 no_book:
-  lda s_root_moves
+  ; a bare side to move: the level's bare row (its depth, qdepth, nodes)
+  ldx s_level
+  ldy lvl_bare,x
+  cpy #$FF
+  beq :+               ; the level has none
+  jsr stm_bare
+  bcc :+
+  sty s_level          ; the search reads the row's limits from here on
+: lda s_root_moves
   cmp #1
   beq :+
   lda #0
@@ -238,6 +251,30 @@ completed:
   bcs done
   jmp iteration
 done:
+  rts
+.endproc
+
+;;
+; Whether the side to move is bare: none of its rooks, horses, cannons or
+; pawns is on the board (reference: endgame.bare_side is the side to move,
+; or 2, both bare).
+; Input: eng_side, counts.  Output: C = 1: bare; C = 0: not.
+; Clobbers A, X.  Keeps Y.
+; Cycles: 32 (bare) or 31, plus the JSR.
+.proc stm_bare
+  lda eng_side
+  asl a
+  asl a
+  asl a
+  tax                  ; side * 8
+  lda counts+KIND_ROOK,x
+  ora counts+KIND_HORSE,x
+  ora counts+KIND_CANNON,x
+  ora counts+KIND_PAWN,x
+  beq :+
+  clc                  ; one of them is on the board
+  rts
+: sec                  ; none
   rts
 .endproc
 

@@ -32,17 +32,19 @@ bit_mask:
 ; (search_chase), else a draw), then the
 ; move-count draw, which at_limit applies only when the side to move has a
 ; legal move (none: mated or stalemated, -MATE + ply).
-; Input: eng_ply, ply_first[eng_ply] (= ms_top), the ring, eng_chk.
+; A clock below 4 (a capture in the last 3 plies) decides nothing (k >= 4
+; > clock, far below the limit): ab_node tests that inline and calls this
+; only with clock >= 4.
+; Input: A = eng_clock >= 4, eng_ply, ply_first[eng_ply] (= ms_top), the
+;   ring, eng_chk.
 ; Output: C = 1 and rv = the score when a rule decides the node, else C = 0.
 ; Uses local+0..7 (at the move limit local+0..13).  Clobbers A, X, Y.
 ; The repetition scan compares keys[n - k] with keys[n] for k = 4, 6, ..
 ; up to min(clock, n), walking Y = n - k down by 2 (about 21 cycles a step).
-; Cycles: 16 with the jsr when the clock is below 4 (a capture in the
-;   last 3 plies), 35 per call on average with the jsr (bench.rom_profile
-;   --level Master --positions 4); at the move
-;   limit the scan (rep, as a subroutine) and at_limit's eng_gen and one
+; Cycles: about 20 to the RTS without a repetition candidate (the JSR
+;   apart), + the scan's steps; at the move limit the scan (rep, as a subroutine) and at_limit's eng_gen and one
 ;   make / legality test / unmake per move up to the first legal one.
-.assert DRAW_PLIES >= 4, error, "draw_score's first test: clock < 4 is below the move limit"
+.assert DRAW_PLIES >= 4, error, "ab_node's inline test of draw_score: clock < 4 is below the move limit"
 .proc draw_score
 k    = local+0         ; plies back to the repeated position
 n    = local+1         ; ring index of the current position (s_rep_top)
@@ -52,10 +54,7 @@ stm  = local+4         ; nonzero: the side to move checked on every move
 klo  = local+5         ; keys[n]
 khi  = local+6
 ylast = local+7        ; the last Y to compare (n - min(clock, n)) + 2
-  lda eng_clock
-  cmp #4
-  bcc none             ; k >= 4 > clock: no repetition, far below the limit
-  cmp #DRAW_PLIES
+  cmp #DRAW_PLIES      ; A = clock >= 4
   bcs limit            ; (the common case falls through)
 rep:                   ; A = clock (also a subroutine: move_limit calls it)
   ldx s_rep_top

@@ -52,8 +52,9 @@
 ; Input: T in eval_t = local+12..13 (kept), s_level, s_lfsr, the position.
 ; Output: C = 1: rv = the value, below T; C = 0: the value is at least T
 ;   (rv undefined).  Uses local+0..15.  Clobbers A, X, Y.
-; Cycles: 29 a call of its own on average at Master (bench.rom_profile),
-;   plus eng_eval_ge; with noise and a set without knowledge terms
+; (q_node's stand pat has the noiseless path inline.)
+; Cycles: about 30 of its own without noise (bench.rom_profile), plus
+;   eng_eval_ge; with noise and a set without knowledge terms
 ;   eng_eval_basic (35-37) and about 75 for the noise and the test.
 .proc search_eval_ge
 noise_bits = local+0   ; the LFSR's low byte & the level's mask m

@@ -1,8 +1,8 @@
 ; eng_search_node.s: a node of the main search, ab_node (reference
 ; _alphabeta): draw rules, forward pruning (prune_setup), the null move,
 ; the move loop with futility, PVS and LMR, cut-offs and the PV.  Around
-; it, its helpers: first those of the move loop (the children's windows
-; child_full, child_null and child_go; pv_update), after it the null
+; it, its helpers: first those of the move loop (the children's windows,
+; macros inlined in ab_node; pv_update), after it the null
 ; move's (count_node, flip_side) and LMR's test for the re-search (lmr_r).
 ; Depth 0 enters the quiescence search (eng_search_quiesce.s).
 
@@ -51,8 +51,8 @@ done:
 done:
 .endmacro
 
-;; child_null's body: the child (ply X + 1) gets depth A and the null
-;; window (-alpha - 1, -alpha), its alpha being ~alpha(X).
+;; The null-window child search's first half: the child (ply X + 1) gets
+;; depth A and the null window (-alpha - 1, -alpha), its alpha being ~alpha(X).
 .macro CHILD_NULL_WINDOW
   sta s_depth+1,x
   lda s_alpha_lo,x
@@ -63,8 +63,33 @@ done:
   sta s_alpha_hi+1,x
 .endmacro
 
-;; child_go's body: the child's flags from the move's (gives check -> in
-;; check, continues the PV -> on the PV), the search, rv = minus its value.
+;; The child of ply X (the move is made: eng_ply = X + 1) at depth A with
+;; the full window (-beta, -alpha): the child's depth and alpha (-beta, or
+;; -INF at the root).  Inline at both of ab_node's full-window searches, so
+;; that the path's stack holds 2 bytes per main-search ply (the JSR to
+;; ab_node), not 4.  Keeps X.  Clobbers A.
+.macro CHILD_FULL_WINDOW
+  .local grand, done
+  sta s_depth+1,x
+  cpx #0
+  bne grand
+  lda #<(-INF_SCORE)   ; -beta = -INF at the root
+  sta s_alpha_lo+1,x
+  lda #>(-INF_SCORE)
+  sta s_alpha_hi+1,x
+  bne done             ; always (>(-INF_SCORE) is not 0)
+grand:
+  lda s_alpha_lo-1,x   ; -beta = alpha of the grandparent
+  sta s_alpha_lo+1,x
+  lda s_alpha_hi-1,x
+  sta s_alpha_hi+1,x
+done:
+.endmacro
+
+;; The child search's second half: the child's flags from the move's (gives
+;; check -> in check, continues the PV -> on the PV), the search (the JSR to
+;; ab_node: a path's only 2 bytes of stack per main-search ply), rv = minus
+;; its value.
 .macro CHILD_SEARCH
   lda s_flags,x
   and #S_F_CCHECK | S_F_CPV
@@ -79,57 +104,28 @@ done:
 .segment "ENGINE_DATA"
 ; start of PV row p in pv_from / pv_to
 pv_row:
-  .repeat SEARCH_MAX_DEPTH + 1, p
-  .byte p * SEARCH_MAX_DEPTH - p * (p - 1) / 2
+  .repeat PV_PLIES + 1, p
+  .byte p * PV_PLIES - p * (p - 1) / 2
   .endrepeat
 
 .segment "ENGINE_CODE"
 
 ;;
-; Searches the child of ply X (the move is made: eng_ply = X + 1) to depth
-; A with the full window (-beta, -alpha); rv = minus its value.
-.proc child_full
-  sta s_depth+1,x
-  cpx #0
-  bne :+
-  lda #<(-INF_SCORE)   ; -beta = -INF at the root
-  sta s_alpha_lo+1,x
-  lda #>(-INF_SCORE)
-  sta s_alpha_hi+1,x
-  jmp child_go
-: lda s_alpha_lo-1,x   ; -beta = alpha of the grandparent
-  sta s_alpha_lo+1,x
-  lda s_alpha_hi-1,x
-  sta s_alpha_hi+1,x
-  jmp child_go
-.endproc
-
-;;
-; As child_full with the null window (-alpha - 1, -alpha).  ab_node's first
-; null-window search of a move (at pvs_go) is an inline copy of child_null
-; and child_go (the re-search after LMR calls this one).
-.proc child_null
-  CHILD_NULL_WINDOW
-  ; fall through
-.endproc
-
-;;
-; The common tail of child_full / child_null: the child's flags from the
-; move's (gives check -> in check, continues the PV -> on the PV).
-.proc child_go
-  CHILD_SEARCH
-  rts
-.endproc
-
-;;
-; pv[X] = [move Y] + pv[X + 1] (reference self.pv[ply] = [m] +
-; self.pv[ply + 1]).  Uses local+0..3.  Keeps X.
+; pv[X] = [move Y] + pv[X + 1] when X < PV_PLIES, else nothing (reference
+; self.pv[ply] = [m] + self.pv[ply + 1]; pv[PV_PLIES] stays empty, so a row
+; never outgrows its PV_PLIES - X moves).
+; Input: X = ply, Y = the move's index.  Output: row X, s_pvlen[X].
+; Uses local+0..3.  Keeps X.  Clobbers A, Y.
+; Cycles: 9 at X >= PV_PLIES; else about 50 + 28 per move copied.
 .proc pv_update
 dst = local+0          ; start of row X in pv_from / pv_to
 src = local+1          ; start of row X + 1
 cnt = local+2          ; moves of row X + 1 left to copy
 save_x = local+3       ; X on entry
-  lda pv_row,x
+  cpx #PV_PLIES
+  bcc :+
+  rts                  ; no row at this ply
+: lda pv_row,x
   sta dst
   lda pv_row+1,x
   sta src
@@ -168,26 +164,34 @@ done:
 ; Output: rv = the value (fail-hard), 0 once the search is aborted.
 ; Uses local+0..15 and the per-ply arrays.  Clobbers A, X, Y.
 ; At depth 0 it enters q_node past q_node's qply / MAX_PLY tests.
-; Cycles: about 445 per call of its own (bench.rom_profile, Hard, 2
-; positions), the callees apart.
+; Cycles: about 600 per call of its own (bench.rom_profile --level Master
+; --positions 4; the inline pick scan and swap included), the callees apart.
 .proc ab_node
 window_sum = local+12  ; NULL_WINDOW_BOUNDED's scratch (the null move's test)
 beta = local+12        ; 2 bytes: this node's beta, where needed (LOAD_BETA)
   ldx eng_ply
-  lda ply_first,x
-  sta ms_top
+  cpx #PV_PLIES + 1
+  bcs :+
   lda #0
-  sta s_pvlen,x        ; pv[ply] = []
-  cpx #0
+  sta s_pvlen,x        ; pv[ply] = [] (kept at plies <= PV_PLIES only)
+: cpx #0
   beq no_draw
-  jsr draw_score
+  lda eng_clock        ; draw_score's first test inline: a clock below 4
+  cmp #4               ; (a capture in the last 3 plies) decides nothing
   bcc no_draw
+  ldy ply_first,x      ; ms_top = the node's list start (draw_score's
+  sty ms_top           ; move limit and chase test generate there)
+  jsr draw_score       ; A = clock >= 4
+  bcc no_draw_x
   rts
-no_draw:
+no_draw_x:
   ldx eng_ply
+no_draw:               ; X = eng_ply
   lda s_depth,x
-  bne main_search
-  stx s_qstart         ; depth 0: quiescence at this ply (qply 0)
+  bne main_search      ; (no_null sets ms_top before it generates)
+  lda ply_first,x      ; depth 0: the quiescence's list starts here
+  sta ms_top
+  stx s_qstart         ; quiescence at this ply (qply 0)
   ldy s_level
   lda lvl_qdepth,y
   bne :+
@@ -278,6 +282,19 @@ no_null:
   jsr eng_gen
   bcc generated
   jmp search_eval      ; the list does not fit: a leaf
+pv_node:               ; a node on the PV: score_moves looks for the PV
+  lda #0               ; move a completed iteration has left
+  sta pv_move_from     ; (0: none)
+  lda s_res_depth
+  beq :+
+  cpx s_res_pvlen
+  bcs :+
+  lda s_res_from,x
+  sta pv_move_from
+  lda s_res_to,x
+  sta pv_move_to
+: jsr score_moves      ; the first pick
+  jmp moves
 generated:
   ldx eng_ply
   lda ms_top
@@ -286,23 +303,15 @@ generated:
   sta s_cur,x
   lda #0
   sta s_best,x         ; no best move yet
-  sta pv_move_from
-  sta pv_move_to
   lda s_flags,x
   and #S_F_CHECK | S_F_PV
   sta s_flags,x        ; legal = 0
   and #S_F_PV
-  beq :+
-  lda s_res_depth      ; a completed iteration has left its PV
-  beq :+
-  cpx s_res_pvlen
-  bcs :+
-  lda s_res_from,x
-  sta pv_move_from
-  lda s_res_to,x
-  sta pv_move_to
-: jsr score_moves      ; PV and captures (the quiet moves later, if reached)
-  ; ---- the moves
+  bne pv_node
+  lda gen_bi           ; no PV move: the first pick is the generator's
+  sta pick_best        ; (score_moves' answer without one)
+  ; ---- the moves (captures keyed, the quiet moves later, if reached)
+moves:
   NEXT_PICK first, 1, $C0
   ; a later pick: never the PV move (its key $FF is the list's highest), so
   ; its key (A) tells a capture (KEY_CAPTURE and up) from a quiet move
@@ -328,18 +337,23 @@ quiet:
   ; then below every alpha, which keeps the test's meaning) and the later
   ; quiet moves test one byte.  FUT_OFF_HI ($7FFF: no futility) is as
   ; quick.  A threshold's high byte is neither (|static + margin| < $1000).
-  lda s_fut_hi,x
+  ; s_fut is indexed by the node's depth (1 or 2; prune_setup).
+  ldy s_depth,x
+  cpy #FUT_PLIES + 1
+  bcs fut_no           ; depth > 2: no futility
+  lda s_fut_hi-1,y
   cmp #FUT_OFF_HI
-  beq make             ; no futility at this node
+  beq fut_no           ; no futility at this node
   cmp #FUT_ON_HI
   beq futile           ; decided earlier in this node
-  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, {s_fut_lo,x}, {s_fut_hi,x}
-  bmi make             ; alpha < static + margin
+  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, {s_fut_lo-1,y}, {s_fut_hi-1,y}
+  bmi fut_no           ; alpha < static + margin
   SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo,x}, {s_alpha_hi,x}
-  bpl make             ; alpha <= -MATE_BOUND
+  bpl fut_no           ; alpha <= -MATE_BOUND
   lda #FUT_ON_HI
-  sta s_fut_hi,x
+  sta s_fut_hi-1,y
 futile:
+  ldy s_cur,x          ; the move's index again (Y held the depth)
   jsr eng_quiet_safe   ; legal, no check, not the king (without a make)?
   ldx eng_ply
   bcs fut_make
@@ -349,8 +363,7 @@ fut_make:              ; a king move, an illegal move or a check: made and
                        ; tested as any move, pruned if legal and no check
   lda s_cur,x
   tax
-  jsr eng_make
-  jsr eng_legal_check  ; A = $FF illegal, else eng_chk
+  jsr eng_make_check   ; A = $FF illegal, else eng_chk
   bmi unmake_next
   tay
   ldx eng_ply
@@ -361,12 +374,13 @@ fut_make:              ; a king move, an illegal move or a check: made and
   ora #S_F_CCHECK
   sta s_flags-1,x
   jmp count
+fut_no:
+  ldy s_cur,x          ; the move's index again (Y held the depth)
 .endif
 make:
   tya
   tax
-  jsr eng_make
-  jsr eng_legal_check  ; A = $FF illegal, else eng_chk (Z: no check)
+  jsr eng_make_check   ; A = $FF illegal, else eng_chk (Z: no check)
   bpl legal
 unmake_next:
   jsr eng_unmake
@@ -430,7 +444,8 @@ count:
   lda s_depth,x        ; the first legal move: full window
   sec
   sbc #1
-  jsr child_full
+  CHILD_FULL_WINDOW
+  CHILD_SEARCH
   jmp searched
 searched_low:          ; v <= alpha, not aborted
   dec s_rep_top        ; pop_history
@@ -457,14 +472,15 @@ pvs_full:
   lda s_depth,x
   sec
   sbc #1
-pvs_go:                ; child_null and child_go inline
+pvs_go:
   CHILD_NULL_WINDOW
   CHILD_SEARCH
   ldx eng_ply
   dex
   lda s_abort
-  bne searched
-  ; both re-searches need v > alpha
+  beq :+
+  jmp searched
+: ; both re-searches need v > alpha
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
   bpl searched_low     ; v <= alpha
   jsr lmr_r
@@ -472,7 +488,8 @@ pvs_go:                ; child_null and child_go inline
   lda s_depth,x        ; reduced: again at depth - 1
   sec
   sbc #1
-  jsr child_null
+  CHILD_NULL_WINDOW
+  CHILD_SEARCH
   ldx eng_ply
   dex
   lda s_abort
@@ -486,7 +503,8 @@ no_re:                 ; alpha < v
   lda s_depth,x
   sec
   sbc #1
-  jsr child_full
+  CHILD_FULL_WINDOW
+  CHILD_SEARCH
 searched:
   dec s_rep_top        ; pop_history
   jsr eng_unmake

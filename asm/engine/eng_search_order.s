@@ -2,7 +2,8 @@
 ; the keys of a new list (score_moves: the PV move; the generators key the
 ; captures as they push), the lazy keys of the quiet moves (score_quiets:
 ; killers and history, set up by key_setup), the selection picks (pick,
-; pick_swap; ab_node's NEXT_PICK has an inline copy of pick's scan) and a
+; pick_swap; ab_node's NEXT_PICK has inline copies of pick's scan and of
+; pick_swap) and a
 ; quiet move's reward after a cut-off or as the best move (reward: killers
 ; and history).
 
@@ -25,7 +26,7 @@
 ;; the best key + 1 (keys here are at most 127), so one `cmp best_key1 /
 ;; bcc` keeps the first best entry.  Names score_quiets' locals.
 .macro QUIET_LIST sq90tab
-  .local new_piece, to_slow, scored, same, store, next, s_same
+  .local new_piece, to_slow, scored, same, store, next, clamp, better, s_same
   .local s_killer2, s_hist, s_zero, s_store, s_next, s_new_piece, s_piece, s_scored
   lda ms_from,x
   bit key_mode
@@ -46,7 +47,8 @@ new_piece:             ; A = the from square of entry X, a new piece
   sta hist_row
   lda hist_code_hi-CODE_BASE,y
   sta hist_row+1
-  ; ---- fast copy: history keys
+  ; ---- fast copy: history keys (the rare cases, a clamped key and a new
+  ; best, branch out of the loop: its common path takes no branch)
 same:
   ldy ms_to,x
   lda sq90tab,y        ; history[class(mover)][sq90(to, side)] >> 1, at most 125
@@ -54,21 +56,25 @@ same:
   lda (hist_row),y
   lsr a
   cmp #KEY_KILLER2 - 1
-  bcc store
-  lda #KEY_KILLER2 - 1
+  bcs clamp
 store:
   sta ms_key,x
   cmp best_key1        ; higher than the best so far
-  bcc next
-  adc #0               ; C = 1: key + 1
-  sta best_key1
-  stx pick_best
+  bcs better
 next:
   inx
   lda ms_from,x
   cmp lastf
   beq same
   jmp new_piece
+clamp:
+  lda #KEY_KILLER2 - 1
+  bne store            ; always
+better:                ; C = 1
+  adc #0               ; key + 1 (at most 126: C = 0)
+  sta best_key1
+  stx pick_best
+  bcc next             ; always
 to_slow:               ; A = lastf
   jmp s_piece
 scored:
@@ -186,6 +192,8 @@ hist_code_hi:
 ; (eng_movegen.s); here only the PV move (only at nodes on the previous
 ; PV) is looked for.  Must follow the list's generation (only pv_move_from
 ; / pv_move_to may be written in between).
+; Without a PV move it only copies gen_bi to pick_best, which ab_node (off
+; the PV) and q_node do themselves without calling it.
 ; Input: X = ply, pv_move_from / pv_move_to, gen_bi.  Output: pick_best.
 ; Uses local+0, 13.  Clobbers A, X, Y.
 ; Cycles: 15 without a PV move; at a PV node about 30 plus 18 per entry up
@@ -234,7 +242,7 @@ pv_found:
 ; scan stops at the first entry that reaches it; otherwise it runs up to
 ; the sentinel key $FF written at entry end (no other key is $FF: only the
 ; PV move's, which the first pick took; a key reaching $FF stops at the
-; bound anyway).  About 9 cycles per entry scanned (4 per unrolled pass),
+; bound anyway).  About 8.4 cycles per entry scanned (8 per unrolled pass),
 ; about 40 per call besides.
 ; ab_node has an inline copy of the scan (NEXT_PICK ..., 1) and calls pick
 ; only for a list that ends at MOVE_STACK_ENTRIES; q_node calls it always.
@@ -269,25 +277,7 @@ full:                  ; ms_key[end] is not ours: keep it
 ; Swaps entry X (key A) into entry Y (the selection step's swap).  Keeps
 ; X, Y.  Clobbers A.
 .proc pick_swap
-swap_key = local+1     ; the key of entry X (A on entry)
-swap_tmp = local+2     ; a byte of entry Y on its way to entry X
-  sta swap_key
-  lda ms_from,y
-  sta swap_tmp
-  lda ms_from,x
-  sta ms_from,y
-  lda swap_tmp
-  sta ms_from,x
-  lda ms_to,y
-  sta swap_tmp
-  lda ms_to,x
-  sta ms_to,y
-  lda swap_tmp
-  sta ms_to,x
-  lda ms_key,y
-  sta ms_key,x
-  lda swap_key
-  sta ms_key,y
+  PICK_SWAP            ; (search_macros.inc; inline in ab_node's NEXT_PICK)
   rts
 .endproc
 
@@ -310,9 +300,9 @@ swap_tmp = local+2     ; a byte of entry Y on its way to entry X
 ; Output: pick_best = the first entry of i..end-1 with the highest key,
 ;   A = its key, Y = i.
 ; Uses local+0..13.  Clobbers X.
-; Cycles: about 45 per move in the fast copy, about 39 more per run of one
+; Cycles: about 43 per move in the fast copy, about 39 more per run of one
 ;   piece (hist_code_lo/hi), more for a piece that can make a killer; about
-;   110 per call besides (key_setup); 1,374 per call on average with
+;   110 per call besides (key_setup); 1,340 per call on average with
 ;   key_setup, at 19% of the lists (bench.rom_profile --level Master
 ;   --positions 4).
 .proc score_quiets
@@ -365,7 +355,7 @@ black:
 ; killer2_to, for score_quiets.  A = $C0 (the main search: killers and
 ; history) or $40 (quiescence: history only); the level's flags clear the
 ; bits it does not use.  Without killers (bit 7 clear, or ply >=
-; SEARCH_MAX_DEPTH) killer1_from .. killer2_to = 0: QUIET_LIST's fast head
+; KILLER_PLIES) killer1_from .. killer2_to = 0: QUIET_LIST's fast head
 ; tests killer1_from and killer2_from without looking at key_mode, and 0 is
 ; never a from square.  Keeps X.  Clobbers A, Y.
 .proc key_setup
@@ -382,7 +372,7 @@ black:
   beq killers_off
   bit key_mode
   bpl no_killers       ; quiescence
-  cpx #SEARCH_MAX_DEPTH
+  cpx #KILLER_PLIES
   bcs no_killers
   txa
   asl a
@@ -413,8 +403,8 @@ no_killers:            ; 0: never a from square (QUIET_LIST)
 ;;
 ; Rewards the quiet move Y at ply X (reference _reward): with C = 1 it
 ; becomes killer 1 (the old killer 1 becomes killer 2 unless it is the same
-; move); then the history bonus for the node's depth, halving the whole
-; table first when the entry would pass 255.  Uses local+0..5.  Keeps X.
+; move) when X < KILLER_PLIES; then the history bonus for the node's
+; depth, halving the whole table first when the entry would pass 255.  Uses local+0..5.  Keeps X.
 .proc reward
 as_killer = local+0    ; 1: the move becomes killer 1 (C on entry)
 move_i = local+1       ; Y on entry: the move's index
@@ -432,6 +422,8 @@ bonus = local+5        ; the history bonus for the node's depth
   beq hist
   lda as_killer
   beq hist
+  cpx #KILLER_PLIES
+  bcs hist             ; no killers at this ply
   txa
   asl a
   asl a

@@ -16,7 +16,8 @@
 ; this ply; beta = -s_alpha of the ply before.  Output: rv.
 ; Uses local+0..15 and the per-ply arrays (s_delta_lo / s_delta_hi = the
 ; stand-pat score + DELTA_MARGIN, for delta pruning).  Clobbers A, X, Y.
-; Stand pat asks search_eval_ge whether stand >= beta (lazy evaluation: a
+; Stand pat asks search_eval_ge whether stand >= beta (its noiseless path,
+; a call of eng_eval_ge, inline; lazy evaluation: a
 ; bound may settle it without the exact value, and then beta is returned,
 ; as the reference does); when stand < beta it has the exact value.
 ; Exchange pruning (QS_EXCHANGE, reference _losing_exchange): a capture that
@@ -56,15 +57,26 @@ entered:               ; from ab_node: X = eng_ply, ms_top set, qply 0 < qdepth
   lda s_flags,x
   bmi generate         ; in check: no stand pat
   BETA_P eval_t        ; T = beta
-  jsr search_eval_ge   ; C = 0: stand >= beta (maybe settled by a bound)
-  ldx eng_ply
-  bcs :+               ; stand < beta, in rv
+  ldy s_level          ; search_eval_ge, its noiseless path inline
+  lda lvl_noise,y
+  bne noisy
+  jsr eng_eval_ge      ; C = 0: stand >= beta (maybe settled by a bound)
+  bcc at_beta
+  sta rv               ; stand < beta
+  stx rv+1
+  bcs stand            ; always
+noisy:
+  jsr search_eval_ge
+  bcs stand            ; stand < beta, in rv
+at_beta:
   lda eval_t           ; beta (T is kept)
   sta rv
   lda eval_t+1
   sta rv+1
   rts
-: clc                  ; stand + DELTA_MARGIN, for delta pruning
+stand:
+  ldx eng_ply
+  clc                  ; stand + DELTA_MARGIN, for delta pruning
   lda rv
   adc #<DELTA_MARGIN
   sta s_delta_lo,x
@@ -102,9 +114,9 @@ generated:
   lda s_flags,x
   and #S_F_CHECK
   sta s_flags,x        ; no legal move yet
-  lda #0
-  sta pv_move_from     ; no PV move (then pv_move_to is not read)
-  jsr score_moves      ; captures (evasion lists: the quiet moves later, if reached)
+  lda gen_bi           ; no PV move: the first pick is the generator's
+  sta pick_best        ; (score_moves' answer without one; evasion lists:
+                       ; the quiet moves keyed later, if reached)
   NEXT_PICK picked, 0, $40
   ldx eng_ply
   lda s_flags,x
@@ -176,8 +188,8 @@ abort:                 ; the node cap (COUNT_NODE)
 make:
   tya
   tax
-  jsr eng_make_q       ; (nothing in the quiescence search reads eng_key)
-  jsr eng_legal_check  ; A = $FF illegal, else eng_chk: 1 in check
+  jsr eng_make_q_check ; (no key: nothing here reads eng_key); A = $FF
+                       ; illegal, else eng_chk: 1 in check
   bpl legal
   jsr eng_unmake
   jmp next

@@ -37,42 +37,39 @@
 .include "engine/eng.inc"
 .include "engine/search.inc"
 
-; ---- scratch: the undo entries CHASE_PLY..CHASE_PLY+3 (zero page).  The
-; judgement runs at eng_ply <= SEARCH_MAX_DEPTH (game_outcome at 0, the
-; search's draw_score at a node of the main search) and its makes use the
-; undo entries eng_ply and eng_ply + 1 only, so the entries from
-; SEARCH_MAX_DEPTH + 2 up are dead while it runs (ram.s).
-CHASE_PLY = SEARCH_MAX_DEPTH + 2
-.assert CHASE_PLY + 4 <= ENG_PLIES, error, "the chase scratch needs 4 undo entries above the search's plies"
-ch_mask_lo  = undo_from + CHASE_PLY      ; per side (Red, Black): the slots of the other side chased by every ply so far
-ch_mask_hi  = undo_to + CHASE_PLY
-ch_acc_lo   = undo_from + CHASE_PLY + 2  ; chase_attacks' output / the mask being built
-ch_acc_hi   = undo_from + CHASE_PLY + 3
+; ---- scratch: chase_scratch (ram.s, CHASE_SCRATCH bytes), used only while
+; the judgement runs (game_outcome, or the search's draw_score: no other
+; routine reads it).
+ch_mask_lo  = chase_scratch + 0    ; per side (Red, Black): the slots of the other side chased by every ply so far
+ch_mask_hi  = chase_scratch + 2    ; (per side, as ch_mask_lo)
+ch_acc_lo   = chase_scratch + 4   ; chase_attacks' output / the mask being built
+ch_acc_hi   = chase_scratch + 5
+ch_after_lo = chase_scratch + 6   ; the mover's chase-attacks after its ply
+ch_after_hi = chase_scratch + 7
+ch_bit_lo   = chase_scratch + 8   ; the target's slot as a mask
+ch_bit_hi   = chase_scratch + 9
+ch_by       = chase_scratch + 10   ; chase_attacks: the attacking side
+ch_them     = chase_scratch + 11   ; chase_attacks: the other side
+ch_side0    = chase_scratch + 12   ; chase_attacks: eng_side on entry
+ch_base     = chase_scratch + 13   ; chase_attacks: first entry of the attacker's captures
+ch_end      = chase_scratch + 14   ; chase_attacks: first entry after them
+ch_idx      = chase_scratch + 15   ; chase_attacks: the capture being looked at
+ch_idx2     = chase_scratch + 16   ; chase_attacks: the other side's capture being looked at
+ch_frm      = chase_scratch + 17   ; chase_attacks: the capture's from / to
+ch_to       = chase_scratch + 18
+ch_akind    = chase_scratch + 19   ; chase_attacks: the attacker's kind / the target's
+ch_tkind    = chase_scratch + 20
+ch_n        = chase_scratch + 21   ; game_chase: ring index of the current position
+ch_k        = chase_scratch + 22   ; game_chase: the cycle's plies
+ch_j        = chase_scratch + 23   ; game_chase: plies taken back
+ch_mover    = chase_scratch + 24   ; game_chase: the side that made the ply being judged
+ch_chk      = chase_scratch + 25   ; game_chase: eng_chk on entry
+ch_want_lo  = chase_scratch + 26   ; chase_unmove: the origin's Zobrist number
+ch_want_hi  = chase_scratch + 27
+ch_to_sq    = chase_scratch + 28   ; chase_unmove / chase_redo: the ply's destination (padded)
+.assert 30 = CHASE_SCRATCH, error, "CHASE_SCRATCH must match the names above"
 .export ch_acc_lo             ; (the tests read chase_attacks' output)
-ch_after_lo = undo_to + CHASE_PLY + 2    ; the mover's chase-attacks after its ply
-ch_after_hi = undo_to + CHASE_PLY + 3
-ch_bit_lo   = undo_cap + CHASE_PLY       ; the target's slot as a mask
-ch_bit_hi   = undo_cap + CHASE_PLY + 1
-ch_by       = undo_cap + CHASE_PLY + 2   ; chase_attacks: the attacking side
-ch_them     = undo_cap + CHASE_PLY + 3   ; chase_attacks: the other side
-ch_side0    = undo_clock + CHASE_PLY     ; chase_attacks: eng_side on entry
-ch_base     = undo_clock + CHASE_PLY + 1 ; chase_attacks: first entry of the attacker's captures
-ch_end      = undo_clock + CHASE_PLY + 2 ; chase_attacks: first entry after them
-ch_idx      = undo_clock + CHASE_PLY + 3 ; chase_attacks: the capture being looked at
-ch_idx2     = undo_check + CHASE_PLY     ; chase_attacks: the other side's capture being looked at
-ch_frm      = undo_check + CHASE_PLY + 1 ; chase_attacks: the capture's from / to
-ch_to       = undo_check + CHASE_PLY + 2
-ch_akind    = undo_check + CHASE_PLY + 3 ; chase_attacks: the attacker's kind / the target's
-ch_tkind    = undo_score_lo + CHASE_PLY
-ch_n        = undo_score_lo + CHASE_PLY + 1 ; game_chase: ring index of the current position
-ch_k        = undo_score_lo + CHASE_PLY + 2 ; game_chase: the cycle's plies
-ch_j        = undo_score_lo + CHASE_PLY + 3 ; game_chase: plies taken back
-ch_mover    = undo_score_hi + CHASE_PLY     ; game_chase: the side that made the ply being judged
-ch_chk      = undo_score_hi + CHASE_PLY + 1 ; game_chase: eng_chk on entry
-ch_want_lo  = undo_score_hi + CHASE_PLY + 2 ; chase_unmove: the origin's Zobrist number
-ch_want_hi  = undo_score_hi + CHASE_PLY + 3
-ch_to_sq    = undo_key_lo + CHASE_PLY       ; chase_unmove / chase_redo: the ply's destination (padded)
-ch_arg      = undo_key_lo + CHASE_PLY + 1   ; chase_attacks: A on entry (bit 7: pseudo-legal captures)
+ch_arg      = chase_scratch + 29   ; chase_attacks: A on entry (bit 7: pseudo-legal captures)
 ; The origin of a ply taken back is kept in its ring entry's key low byte
 ; (rep_key_lo[n - j]: no later step reads that byte); chase_redo puts the
 ; key back (the key before ^ the side ^ the piece's Zobrist numbers at the
@@ -400,6 +397,11 @@ zh = local+2               ; its Zobrist-high row
   sec
   rts
 .endproc
+
+; The chase-attack sets and their tests live in the fixed bank (FIXED_RARE:
+; bank 0 is full); they are called only from the code above, with bank 0
+; mapped.
+.segment "FIXED_RARE"
 
 ;;
 ; The enemy pieces side A chase-attacks in the position, whichever side is

@@ -18,9 +18,11 @@ PUZ_TEXT_COL   = PUZ_CURSOR_COL + 5   ; the name and the goal (puz_rows)
 PUZ_TITLE_ROW  = 2
 PUZ_MARK_PAL   = 2                    ; sprite palette 2, red: a solved puzzle's dot
 PUZ_LEGEND_COL = 22                   ; the help row's dot before "SOLVED"
-PUZ_HELP_ROW   = PUZ_FIRST_ROW + PUZ_COUNT
+PUZ_HELP_ROW   = PUZ_FIRST_ROW + PUZ_PAGE_ROWS
+PUZ_PAGE_COL   = 26                   ; the heading's page number, "1/2"
 PANEL_PUZ_VRAM = NAMETABLE_0 + LEVEL_MROW * 2 * 32 + PANEL_LEFT_COL
-.assert PUZ_HELP_ROW <= 27 && PUZ_TITLE_ROW < PUZ_FIRST_ROW, error, "the puzzle menu has one row per puzzle"
+.assert PUZ_HELP_ROW <= 27 && PUZ_TITLE_ROW < PUZ_FIRST_ROW, error, "the puzzle menu has one row per puzzle of a page"
+.assert PUZ_COUNT <= 2 * PUZ_PAGE_ROWS, error, "the puzzle menu has two pages"
 
 .segment "PUZZLES"
 
@@ -130,20 +132,32 @@ limit = local+4
 .endproc
 
 ;;
-; Draws the whole puzzle menu into nametable $2000 (rendering must be off):
-; the heading, one row per puzzle (its number, the name and the goal), the
-; controls, all in the board's palette (attr_shadow too); and its sprites
-; in the shadow OAM (cleared before): a red dot in the mark column of each
-; solved puzzle and one before the help row's "SOLVED" (from slot 1 on;
-; slot 0 is the cursor, puz_cursor_sprite).
-; Uses local+0..5.  Clobbers A, X, Y.
+; Draws the puzzle menu's page of puzzle ui_menu into nametable $2000
+; (rendering must be off): the heading with the page number, one row per
+; puzzle of the page (PUZ_PAGE_ROWS at most: its number, the name and the
+; goal), the controls, all in the board's palette (attr_shadow too); and
+; its sprites in the shadow OAM (cleared before): a red dot in the mark
+; column of each solved puzzle of the page and one before the help row's
+; "SOLVED" (from slot 1 on; slot 0 is the cursor, puz_cursor_sprite).
+; Uses local+0..7.  Clobbers A, X, Y.
 .proc puz_draw_menu
 ptr   = local+0          ; 2 bytes: the puzzle's row text
 index = local+2
 row   = local+3          ; 2 bytes: its VRAM address
 slot  = local+5          ; the next free OAM slot x 4 (the marks')
+first = local+6          ; the page's first puzzle index
+last  = local+7          ; and the index after its last
   lda #4
   sta slot
+  jsr puz_page_first
+  sta first
+  sta index
+  clc
+  adc #PUZ_PAGE_ROWS
+  cmp #PUZ_COUNT
+  bcc :+
+  lda #PUZ_COUNT
+: sta last
   bit PPUSTATUS
   lda #>NAMETABLE_0
   sta PPUADDR
@@ -178,14 +192,34 @@ slot  = local+5          ; the next free OAM slot x 4 (the marks')
   ldy #text_help - texts
   jsr put_line
 
-  lda #<puz_rows
-  sta ptr
-  lda #>puz_rows
-  sta ptr+1
-  lda #0
-  sta index
+  .if ::PUZ_COUNT > ::PUZ_PAGE_ROWS
+  lda #>(NAMETABLE_0 + PUZ_TITLE_ROW * 32 + PUZ_PAGE_COL)   ; "1/2" or "2/2"
+  sta PPUADDR
+  lda #<(NAMETABLE_0 + PUZ_TITLE_ROW * 32 + PUZ_PAGE_COL)
+  sta PPUADDR
+  ldx #'1'
+  lda first
+  beq :+
+  inx
+: stx PPUDATA
+  lda #'/'
+  sta PPUDATA
+  lda #'2'
+  sta PPUDATA
+  .endif
+
+  lda #<puz_rows        ; the page's first row text
+  ldx #>puz_rows
+  ldy first
+  beq :+
+  lda #<(puz_rows + PUZ_PAGE_ROWS * PUZ_ROW_LEN)
+  ldx #>(puz_rows + PUZ_PAGE_ROWS * PUZ_ROW_LEN)
+: sta ptr
+  stx ptr+1
 @puzzle:
-  lda index             ; VRAM = NAMETABLE_0 + (PUZ_FIRST_ROW + index) * 32 + PUZ_CURSOR_COL
+  lda index             ; VRAM = NAMETABLE_0 + (PUZ_FIRST_ROW + index - first) * 32 + PUZ_CURSOR_COL
+  sec
+  sbc first
   clc
   adc #PUZ_FIRST_ROW
   ldx #0
@@ -227,6 +261,8 @@ slot  = local+5          ; the next free OAM slot x 4 (the marks')
   jsr puz_bit
   beq @unsolved
   lda index
+  sec
+  sbc first
   clc
   adc #PUZ_FIRST_ROW
   ldx #PUZ_MARK_COL * 8
@@ -249,9 +285,10 @@ slot  = local+5          ; the next free OAM slot x 4 (the marks')
   inc ptr+1
 : inc index
   lda index
-  cmp #PUZ_COUNT
-  bne @puzzle
-  jmp puz_cursor_sprite
+  cmp last
+  beq :+
+  jmp @puzzle
+: jmp puz_cursor_sprite
 
 ; Puts a red dot sprite in the next free slot (local+5: the slot x 4) on
 ; tile row A, pixel column X.
@@ -297,11 +334,28 @@ DOT_TOP  = 4 - 2         ; the dot's centre (2, 2) on the cell's centre
 DOT_LEFT = 4 - 2
 
 ;;
-; Puts the menu's cursor, a green dot sprite (OAM slot 0), on the row of
-; puzzle ui_menu.
-; Clobbers A.
-.proc puz_cursor_sprite
+; The first puzzle index of ui_menu's page of the menu.
+; @return A 0 or PUZ_PAGE_ROWS, C = 0
+.proc puz_page_first
   lda ui_menu
+  cmp #PUZ_PAGE_ROWS
+  lda #0
+  bcc :+
+  lda #PUZ_PAGE_ROWS
+  clc
+: rts
+.endproc
+
+;;
+; Puts the menu's cursor, a green dot sprite (OAM slot 0), on the row of
+; puzzle ui_menu on its page.
+; Uses local+8.  Clobbers A.
+.proc puz_cursor_sprite
+  jsr puz_page_first
+  sta local+8
+  lda ui_menu
+  sec
+  sbc local+8
   clc
   adc #PUZ_FIRST_ROW
   asl a

@@ -188,6 +188,9 @@ VRAM_QUEUE_FLAG_DOWN = $80   ; in the address high byte: PPUDATA + 32
 ;;
 ; Turns the screen back on after screen_off: NMI on with the given PPUCTRL
 ; bits, scroll 0, rendering on from the next NMI (which this waits for).
+; The shadow OAM is shown as it is: every caller clears it (ppu_clear_oam)
+; after screen_off and draws its sprites, so no frame shows the move keys
+; an engine call left in that page (ram.s, ms_key).
 ; @param A PPUCTRL bits without CTRL_NMI (pattern tables, nametable)
 ; Clobbers A.
 .proc screen_on

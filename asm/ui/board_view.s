@@ -38,7 +38,7 @@ palette_table:
   .byte COLOR_WOOD, COLOR_MARK_LINE, COLOR_MARK_FACE, COLOR_INK   ; 3 marked (ink: set_mark_ink)
   .byte COLOR_WOOD, COLOR_CURSOR_OUTLINE, COLOR_CURSOR_FILL, COLOR_CURSOR_LIGHT  ; sprites 0: cursor
   .byte COLOR_WOOD, COLOR_SEL_OUTLINE, COLOR_SEL_FILL, COLOR_SEL_LIGHT           ; 1: selection, dots
-  .byte COLOR_WOOD, COLOR_CURSOR_OUTLINE, COLOR_RED, COLOR_FACE                  ; 2: spinner
+  .byte COLOR_WOOD, COLOR_SPIN_LIT, COLOR_SPIN_DIM, COLOR_SPIN_DIM                ; 2: spinner (the NMI turns it)
   .byte COLOR_WOOD, COLOR_CURSOR_OUTLINE, COLOR_CURSOR_FILL, COLOR_CURSOR_LIGHT
 PALETTE_SIZE = * - palette_table
 

@@ -70,13 +70,13 @@ PUZ_LEVEL = LEVEL_COUNT - 1   ; the computer's level in a puzzle: the strongest 
   jsr run_screen
 @frame:
   lda ui_screen
-  beq @no_sprites       ; the title and the puzzle menu have no sprites
+  beq @no_sprites       ; the title and the puzzle menu keep their own sprites
   cmp #UI_SCREEN_PUZZLES
   beq @no_sprites
   jsr board_sprites
   jsr zh_panel_step     ; the Chinese move list's glyphs, a few a frame
-@no_sprites:
-  jsr wait_frame
+@no_sprites:            ; (those two call the engine only on their way to a
+  jsr wait_frame        ; board screen, whose screen_on hides every sprite)
   jmp @loop
 .endproc
 
@@ -123,7 +123,6 @@ PUZ_LEVEL = LEVEL_COUNT - 1   ; the computer's level in a puzzle: the strongest 
 .endproc
 THINK_X = PANEL_LEFT_COL * 8
 THINK_Y = THINK_ROW * 8
-SPINNER_PAL = 2         ; sprite palette 2 (red)
 
 ;;
 ; After a search: clears ui_busy (the NMI stops touching VRAM), then reads

@@ -139,6 +139,7 @@ BLINK_FRAMES = 6         ;   6 frames off, 6 on
   beq @same
   sta ui_flip
   jsr screen_off
+  jsr ppu_clear_oam     ; (board_sprites draws them again next frame)
   jsr draw_river
   ldx #BOARD_SQUARES - 1
   lda #$FF              ; no piece code: board_sync draws every square

@@ -2,8 +2,9 @@
 ; limit and its end (docs/UI.md).
 ;
 ; The title's PUZZLES item opens the menu (UI_SCREEN_PUZZLES): one row per
-; puzzle, drawn by puz_draw_menu in the puzzles' bank (asm/puzzles/puzzles.s,
-; reached with FAR_CALL), the cursor on ui_menu.  A puzzle is a game like
+; puzzle on two pages of PUZ_PAGE_ROWS, drawn by puz_draw_menu in the
+; puzzles' bank (asm/puzzles/puzzles.s, reached with FAR_CALL), the cursor
+; on ui_menu; the cursor moving onto the other page draws the menu again.  A puzzle is a game like
 ; the others (ui_play.s) with puz_cur = its number: new_game loads its
 ; position, the human plays its side (ui_players) against the computer at
 ; the strongest level (main.s), the panel shows its goal instead of the
@@ -18,8 +19,8 @@
 ; tiles each: a glyph is two); a puzzle's end says 成功 / 失败 (zh_verdict).
 
 PUZ_ZH_TEXTS = 4         ; puzzles_zh_draw: 残局, 开始, 返回, 已解
-PUZ_HELP_VRAM = NAMETABLE_0 + (PUZ_FIRST_ROW + PUZ_COUNT) * 32  ; the help row (puzzles.s)
-.assert PUZ_FIRST_ROW + PUZ_COUNT + 1 <= 29, error, "the puzzle menu's Chinese help: two tile rows"
+PUZ_HELP_VRAM = NAMETABLE_0 + (PUZ_FIRST_ROW + PUZ_PAGE_ROWS) * 32  ; the help row (puzzles.s)
+.assert PUZ_FIRST_ROW + PUZ_PAGE_ROWS + 1 <= 29, error, "the puzzle menu's Chinese help: two tile rows"
 
 .include "nes.inc"
 .include "global.inc"
@@ -33,8 +34,6 @@ PUZ_HELP_VRAM = NAMETABLE_0 + (PUZ_FIRST_ROW + PUZ_COUNT) * 32  ; the help row (
 ; first).  The caller has saved the title's settings (settings_save).
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc puzzles_enter
-  jsr screen_off
-  jsr ppu_clear_oam
   lda #UI_SCREEN_PUZZLES
   sta ui_screen
   lda #0
@@ -45,6 +44,16 @@ PUZ_HELP_VRAM = NAMETABLE_0 + (PUZ_FIRST_ROW + PUZ_COUNT) * 32  ; the help row (
   beq :+
   dex
 : stx ui_menu
+  ; (falls into puzzles_draw)
+.endproc
+
+;;
+; Draws the puzzle menu's page of ui_menu, rendering off meanwhile (the
+; English menu, then the Chinese heading and help in ALL CHINESE).
+; Uses local+0..15.  Clobbers A, X, Y.
+.proc puzzles_draw
+  jsr screen_off
+  jsr ppu_clear_oam
   FAR_CALL puz_draw_menu
   lda ui_lang
   beq :+
@@ -105,8 +114,10 @@ item = local+13
 .endproc
 
 ;;
-; One frame of the puzzle menu: Up/Down move the cursor, A or Start play
-; the puzzle under it, B goes back to the title.
+; One frame of the puzzle menu: Up/Down move the cursor (onto the other
+; page past a page's end), Left/Right turn to the first / second page (the
+; cursor on the same row, or on the last puzzle), A or Start play the
+; puzzle under it, B goes back to the title.
 ; Uses local+0..15.  Clobbers A, X, Y.
 .proc puzzles_update
   lda pad_pressed
@@ -123,12 +134,46 @@ item = local+13
   jsr sfx_play
   jmp puzzle_start
 @not_a:
+  lda pad_pressed
+  and #KEY_LEFT
+  beq @not_left
+  lda ui_menu           ; page 2 -> page 1
+  sec
+  sbc #PUZ_PAGE_ROWS
+  bcc @rts
+  sta ui_menu
+  bcs @page             ; (always)
+@not_left:
+  lda pad_pressed
+  and #KEY_RIGHT
+  beq @up_down
+  lda ui_menu           ; page 1 -> page 2
+  cmp #PUZ_PAGE_ROWS
+  bcs @rts
+  adc #PUZ_PAGE_ROWS    ; (C = 0)
+  cmp #PUZ_COUNT
+  bcc :+
+  lda #PUZ_COUNT - 1
+: cmp ui_menu
+  beq @rts              ; (one page: nowhere to go)
+  sta ui_menu
+  jmp @page
+@up_down:
   ldx #PUZ_COUNT
   jsr menu_up_down
   bcc @rts
+  cmp #PUZ_PAGE_ROWS    ; A = the old item: from the second page's first
+  beq @page
+  lda ui_menu
+  cmp #PUZ_PAGE_ROWS    ; or onto it: the other page
+  beq @page
   FAR_CALL puz_cursor_sprite
   lda #SFX_CURSOR
   jmp sfx_play
+@page:
+  lda #SFX_CURSOR
+  jsr sfx_play
+  jmp puzzles_draw
 @rts:
   rts
 .endproc

@@ -189,6 +189,11 @@ SEARCH = "config/search.yaml"
 CFG = "asm/xiangqi.cfg"
 MASTER_QDEPTH = level_line("Master", "qdepth")
 MASTER_DEPTH = level_line("Master", "depth")
+MASTER_BARE = level_line("Master", "bare")
+MASTER_BARE_DEPTH = MASTER_BARE + 1 + [ln.strip().split(":")[0] for ln in (ROOT / LEVELS).read_text().splitlines()[
+    MASTER_BARE:MASTER_BARE + 3]].index("depth")
+MASTER_BARE_QDEPTH = MASTER_BARE + 1 + [ln.strip().split(":")[0] for ln in (ROOT / LEVELS).read_text().splitlines()[
+    MASTER_BARE:MASTER_BARE + 3]].index("qdepth")
 ALIAS_BOMB = "\nbomb:\n  a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"  {c}: &{c} [{', '.join([f'*{p}'] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
 EXTRA_SET = ("  extra:\n    pst: true\n    tempo: 6\n    horse_per_capture4: 0\n    cannon_per_capture4: 0\n"
@@ -221,7 +226,7 @@ CASES: list[Case] = [
     C("yaml-int-tag", "reference_py levels", 2, f"{LEVELS}:2:", "tags ('!!int')",
       edits=(Write(LEVELS, 'levels:\n  - name: !!int "abc"\n'),)),
     C("yaml-local-tag", "tools.rom.gen_tables", 1, f"{SEARCH}:1:", "tags ('!x')",
-      edits=(Write(SEARCH, "move_stack_entries: !x 192\n"),)),
+      edits=(Write(SEARCH, "move_stack_entries: !x 255\n"),)),
     C("yaml-huge-int", "tools.rom.gen_tables", 1, f"{SEARCH}:{line_of(SEARCH, '^perpetual_check')}:",
       "5000 characters", edits=(Sub(SEARCH, "perpetual_check: 10000", "perpetual_check: " + "9" * 5000),)),
     C("yaml-top-list", "tools.rom.gen_tables", 1, f"{SEARCH}:1:", "the top level must be a mapping",
@@ -271,6 +276,8 @@ CASES: list[Case] = [
       "unknown eval set 'fancy'", edits=(SubLine(LEVELS, level_line("Master", "eval"), "full", "fancy"),)),
     C("level-depth-range", "reference_py levels", 2, f"{LEVELS}:{MASTER_DEPTH}:", "depth = 7 is out of range 1..6",
       edits=(SubLine(LEVELS, MASTER_DEPTH, "depth: 4", "depth: 7"),)),
+    C("level-bare-depth-range", "reference_py levels", 2, f"{LEVELS}:{MASTER_BARE_DEPTH}:",
+      "bare.depth = 9 is out of range 1..8", edits=(SubLine(LEVELS, MASTER_BARE_DEPTH, "depth: 8", "depth: 9"),)),
     C("level-depth-float", "reference_py levels", 2, f"{LEVELS}:{MASTER_DEPTH}:", "depth must be an integer",
       edits=(SubLine(LEVELS, MASTER_DEPTH, "depth: 4", "depth: 2.5"),)),
     C("level-nodes-range", "reference_py levels", 2, f"{LEVELS}:{level_line('Master', 'nodes')}:",
@@ -284,7 +291,7 @@ CASES: list[Case] = [
     C("search-unknown-key", "tools.rom.gen_tables", 1, f"{SEARCH}:", "unknown key 'nodes_per_frame'",
       edits=(Append(SEARCH, "nodes_per_frame: 3\n"),)),
     C("move-stack-256", "tools.rom.gen_tables", 1, f"{SEARCH}:{line_of(SEARCH, '^move_stack_entries')}:",
-      "out of range 128..255", edits=(Sub(SEARCH, "move_stack_entries: 192", "move_stack_entries: 256"),)),
+      "out of range 128..255", edits=(Sub(SEARCH, "move_stack_entries: 255", "move_stack_entries: 256"),)),
     C("eval-pst-row", "reference_py levels", 2, f"{EVAL}:{HORSE_ROW}:",
       "has 8 values, expected 9", edits=(Sub(EVAL, "[  0,   3,   6,   6,   3,   6,   6,   3,   0]",
                                               "[  0,   3,   6,   6,   3,   6,   6,   3]"),)),
@@ -295,11 +302,11 @@ CASES: list[Case] = [
     # ---- YAML: values the ROM cannot hold (the build's own checks) -----------------------
     C("rom-zero-page", "tools.build_rom", 1, f"{LEVELS}:{MASTER_QDEPTH}:", "level 'Master': depth 4 + qdepth 7",
       "'ZP'", "qdepth <= 6 fits", edits=(SubLine(LEVELS, MASTER_QDEPTH, "qdepth: 6", "qdepth: 7"),)),
-    C("rom-depth", "tools.rom.gen_tables", 1, f"{LEVELS}:{MASTER_DEPTH}:", "level 'Master': depth 6",
-      "depth <= 4 fits", edits=(SubLine(LEVELS, MASTER_DEPTH, "depth: 4", "depth: 6"),)),
-    C("rom-move-stack", "tools.build_rom", 1, f"{SEARCH}:{line_of(SEARCH, '^move_stack_entries')}:",
-      "move_stack_entries = 200", "at most 192 entries fit",
-      edits=(Sub(SEARCH, "move_stack_entries: 192", "move_stack_entries: 200"),)),
+    C("rom-depth", "tools.rom.gen_tables", 1, f"{LEVELS}:{MASTER_QDEPTH}:", "level 'Master': depth 6 + qdepth 6",
+      "qdepth <= 4 fits at depth 6", edits=(SubLine(LEVELS, MASTER_DEPTH, "depth: 4", "depth: 6"),)),
+    C("rom-bare-qdepth", "tools.build_rom", 1, f"{LEVELS}:{MASTER_BARE_QDEPTH}:",
+      "level 'Master': bare depth 8 + qdepth 4", "bare qdepth <= 2 fits",
+      edits=(SubLine(LEVELS, MASTER_BARE_QDEPTH, "qdepth: 2", "qdepth: 4"),)),
     C("rom-three-sets", "tools.build_rom", 1, f"{EVAL}:{EVAL_LINES + 1}:", "3 weight sets",
       "at most 2 sets fit", edits=(Append(EVAL, EXTRA_SET),)),
     C("rom-seven-sets", "tools.rom.gen_tables", 1, f"{EVAL}:", "7 weight sets", "at most 6 sets fit",

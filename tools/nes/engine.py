@@ -32,7 +32,8 @@ from tools.nes.linkmap import LinkMap, LinkMapError, MissingName  # noqa: E402
 from tools.nes.memory import NamedMemory  # noqa: E402
 from tools.rom.files import MAP, ROM, ensure_rom  # noqa: E402
 
-ENGINE_RAM_SEGMENTS = ("ZEROPAGE", "ENGINE_PLY", "STACK", "ENGINE_LO", "ENGINE_BSS")
+# OAM: the shadow OAM's page holds the engine's move keys (ms_key) during its calls (asm/ram.s)
+ENGINE_RAM_SEGMENTS = ("ZEROPAGE", "ENGINE_PLY", "STACK", "OAM", "ENGINE_LO", "ENGINE_BSS")
 LOCALS_END = 0x0010               # $00-$0F: LOCAL-16 scratch (asm/global.inc's calling convention)
 PERFT_LIMIT = 200_000_000_000     # eng_perft: perft 4 of the suite's biggest takes ~4.5e9
 

@@ -40,7 +40,7 @@ background pattern table, so it holds a copy of the font):
   $00        blank
   $01        cursor corner (top-left; flipped for the other three)
   $02        legal-destination dot
-  $03        thinking spinner (a quarter disc; flipped four ways it turns)
+  $03        thinking spinner (a ring in three sectors; the palette turns it)
   $20-$5F    the 8x8 font again (title text, drawn by code as ASCII)
   $60-...    title art (big 象棋, big XIANGQI, frame), deduplicated
   $C0-$FF    blank: the title's menu in Chinese (ui_lang), 16 glyphs written at
@@ -457,17 +457,18 @@ DOT = [
     "........",
     "........",
 ]
-# Thinking spinner (sprite tile $03): a quarter of a 16x16 ring in the
-# top-left; flipped H, H+V, V it goes round.
+# Thinking spinner (sprite tile $03): a small ring in three sectors,
+# colours 1 (top right), 2 (bottom) and 3 (left); the NMI turns it by
+# lighting one sector after the other in the sprite palette (asm/system/nmi.s).
 SPINNER = [
-    "....1111",
-    "..112222",
-    ".1222222",
-    ".1222111",
-    "12221...",
-    "12221...",
-    "12221...",
-    "12221...",
+    "..3311..",
+    ".333111.",
+    "33....11",
+    "33....11",
+    "33....11",
+    "32....21",
+    ".222222.",
+    "..2222..",
 ]
 
 
@@ -794,7 +795,7 @@ BOARD_TILE_BASE   = ${BOARD_TILE_BASE:02X}  ; board tiles ${BOARD_TILE_BASE:02X}
 SPR_TILE_BLANK    = $00
 SPR_TILE_CURSOR   = $01  ; top-left corner; flipped for the other three
 SPR_TILE_DOT      = $02  ; legal destination: 5x5 disc centred at (2, 2)
-SPR_TILE_SPINNER  = $03  ; thinking spinner, one quarter (flipped 4 ways)
+SPR_TILE_SPINNER  = $03  ; thinking spinner, a ring in three sectors (turned by the palette)
 
 ; ---- layout, in 16x16 metatiles (the attribute grid)
 BOARD_MCOL        = {BOARD_MCOL}   ; metatile column of file a

@@ -12,6 +12,7 @@ config/puzzles.yaml is a list of entries (its header documents the keys):
       player: red                 # the side the player takes
       goal: win                   # win or draw
       limit: 2                    # optional: the player's moves
+      pattern: double_rooks       # optional: a classic mate (tools/rom/mate_patterns.py)
 
 `check` asks Fairy-Stockfish with bench/endgame_suite.py's fs_verdict (the
 same variant, depths and self-play referee) and keeps its answers in
@@ -21,7 +22,11 @@ Fairy-Stockfish.  A puzzle is accepted when:
   * goal win: the search finds a mate for the player, or a score of at least
     DECISIVE_CP for the player at depth >= DECISIVE_DEPTH; with a limit, the
     mate is no longer than the limit;
-  * goal draw: the verdict is a draw.
+  * goal draw: the verdict is a draw;
+  * with a pattern: the checked file also holds `line`, the moves
+    Fairy-Stockfish plays for both sides from the position (LINE_DEPTH,
+    LINE_CAP_S a move), which must end in the player's checkmate within the
+    limit, and that mate must be the pattern (mate_patterns.matches).
 
 The generated puzzles_data.inc (asm/puzzles/puzzles.s includes it; bank 6)
 holds, per puzzle, a record (puz_rec_lo/hi):
@@ -47,23 +52,27 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from reference_py.board import BLACK, RED, sq90  # noqa: E402
+from reference_py.board import BLACK, RED, move_iccs, sq90  # noqa: E402
 from reference_py.config_file import ConfigError, Node, load_yaml, show  # noqa: E402
 from reference_py.fen import FenError, parse_fen  # noqa: E402
+from reference_py.notation import NotationError  # noqa: E402
 from reference_py.rules import Game  # noqa: E402
 from tools.atomic import write_atomic  # noqa: E402
+from tools.rom.mate_patterns import PATTERNS, matches_line  # noqa: E402
 
 PUZZLES = ROOT / "config" / "puzzles.yaml"
 CHECKED = ROOT / "config" / "puzzles.checked.json"
 DEFAULT_OUT = ROOT / "build" / "gen"
-KEYS = ("name", "zh", "fen", "player", "goal", "limit")
+KEYS = ("name", "zh", "fen", "player", "goal", "limit", "pattern")
 REQUIRED = ("name", "fen", "player", "goal")
 SIDES = ("red", "black")
 GOALS = ("win", "draw")
 NAME_LEN = 18            # the menu's name column (ui_puzzle.s)
 NAME_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 +-'.")
-MAX_PUZZLES = 24         # the menu's rows, and 3 bytes of solved marks
+MAX_PUZZLES = 40         # two pages of the menu (PUZ_PAGE_ROWS), 5 bytes of solved marks
 MAX_LIMIT = 99
+LINE_DEPTH = 20          # a pattern puzzle's line: each move's search
+LINE_CAP_S = 5.0
 DECISIVE_CP = 1000
 DECISIVE_DEPTH = 20
 FLAG_BLACK_TO_MOVE = 1
@@ -86,6 +95,7 @@ class Puzzle:
     goal: str            # win or draw
     limit: int | None    # the player's moves
     line: int
+    pattern: str = ""    # a mate_patterns.PATTERNS key, or ""
 
     # bench/endgame_suite.py fs_verdict's view of an entry
     @property
@@ -155,7 +165,14 @@ def _entry(path: Path, node: Node, number: int, seen: dict[str, int]) -> Puzzle:
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
             raise fail(f["limit"].line, f"limit must be a whole number of moves 1-{MAX_LIMIT}, not {show(limit)}")
     zh = f["zh"].value.strip() if "zh" in f else ""
-    return Puzzle(number, name, zh, fen, SIDES.index(player), goal, limit, node.line)
+    pattern = ""
+    if "pattern" in f:
+        pattern = f["pattern"].value
+        if pattern not in PATTERNS:
+            raise fail(f["pattern"].line, f"pattern must be one of {', '.join(PATTERNS)}, not {show(pattern)}")
+        if goal != "win" or not limit:
+            raise fail(f["pattern"].line, "a pattern puzzle is a win with a limit")
+    return Puzzle(number, name, zh, fen, SIDES.index(player), goal, limit, node.line, pattern)
 
 
 def load_puzzles(path: Path | str = PUZZLES) -> list[Puzzle]:
@@ -189,12 +206,50 @@ def accepts(p: Puzzle, v: dict) -> str | None:
             return f"Fairy-Stockfish finds a mate against the player ({s['mate']})"
         if p.limit is not None and abs(s["mate"]) > p.limit:
             return f"the mate takes {abs(s['mate'])} moves, more than the limit {p.limit}"
-        return None
+        return pattern_problem(p, v.get("line")) if p.pattern else None
     score = s["score"] if stm == p.player else -s["score"]
     if s["depth"] >= DECISIVE_DEPTH and score >= DECISIVE_CP and p.limit is None:
         return None
     return (f"no forced win: Fairy-Stockfish gives {score:+d} for the player at depth {s['depth']}"
             + (" (a limited win needs a mate)" if p.limit is not None else ""))
+
+
+def pattern_problem(p: Puzzle, line: list[str] | None) -> str | None:
+    """None if `line` (ICCS moves from the puzzle's position) ends in the
+    player's checkmate within the limit by the puzzle's pattern, else why not."""
+    if not line:
+        return "no mate line (python -m tools.rom.gen_puzzles check)"
+    game = Game(p.fen)
+    for i, text in enumerate(line):
+        if game.outcome():
+            return f"the line goes on after the game ended (move {i + 1})"
+        try:
+            game.play_text(text)
+        except NotationError as exc:
+            return f"move {i + 1} of the line, {text}, is not legal: {exc}"
+    out = game.outcome()
+    if out is None or out.reason != "checkmate" or out.winner != p.player:
+        return "the line does not end in the player's checkmate"
+    moves = (len(line) + (1 if p.side_to_move == p.player else 0)) // 2
+    if moves > (p.limit or MAX_LIMIT):
+        return f"the line's mate takes {moves} moves, more than the limit {p.limit}"
+    if not matches_line(p.pattern, p.fen, line):
+        return f"the line's mate is not the pattern {p.pattern}"
+    return None
+
+
+def mate_line(engine, p: Puzzle) -> list[str]:
+    """The moves Fairy-Stockfish plays for both sides from the puzzle's
+    position until the game ends (at most 2 * MAX_LIMIT plies)."""
+    engine.new_game()
+    game = Game(p.fen)
+    moves: list[str] = []
+    while not game.outcome() and len(moves) < 2 * MAX_LIMIT:
+        a = engine.analyse(moves, LINE_DEPTH, p.fen, LINE_CAP_S)
+        if a.move is None:
+            raise RuntimeError(f"{p.id}: Fairy-Stockfish gave no move after {' '.join(moves)}")
+        moves.append(move_iccs(game.play_text(a.move)))
+    return moves
 
 
 def read_checked(path: Path = CHECKED) -> dict:
@@ -239,6 +294,10 @@ def check(puzzles: list[Puzzle], out: Path = CHECKED, force: bool = False) -> li
     for p in puzzles:
         if p.fen not in verdicts:
             verdicts[p.fen] = {"puzzle": p.number, **fs_verdict(engine, p)}
+            write()
+        verdicts[p.fen]["puzzle"] = p.number
+        if p.pattern and "line" not in verdicts[p.fen]:
+            verdicts[p.fen]["line"] = mate_line(engine, p)
             write()
             v = verdicts[p.fen]
             print(f"[{p.number}/{len(puzzles)}] {p.name}: {v['verdict']} ({v['method']}"

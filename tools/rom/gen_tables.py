@@ -128,8 +128,30 @@ STEP_KING, STEP_ADVISOR, STEP_ELEPHANT, STEP_HORSE_MIN = 1, 2, 3, 4
 PERFT_PLIES = 4
 
 
+def search_rows(levels) -> list:
+    """The rows of the ROM's lvl_* tables: the levels, then one row per level
+    with a `bare` block (its depth, qdepth and nodes, the rest the level's),
+    in the order of the levels.  eng_search switches s_level to a level's
+    bare row (lvl_bare) when the side to move is bare."""
+    return list(levels) + [replace(lv, depth=lv.bare.depth, qdepth=lv.bare.qdepth, nodes=lv.bare.nodes, bare=None)
+                           for lv in levels if lv.bare is not None]
+
+
+def bare_rows(levels) -> list[int]:
+    """lvl_bare[level]: the index of the level's bare row, or $FF (none)."""
+    out, nxt = [], len(levels)
+    for lv in levels:
+        if lv.bare is None:
+            out.append(0xFF)
+        else:
+            out.append(nxt)
+            nxt += 1
+    return out
+
+
 def ply_sizes(levels) -> dict[str, int]:
-    """The sizes of the ROM's per-ply arrays, from the levels.
+    """The sizes of the ROM's per-ply arrays, from the levels (and their
+    `bare` blocks: search_rows).
 
     The search never goes deeper than depth + qdepth (reference Searcher):
     every main-search child has depth - 1 or less (LMR depth - 1 - r, the
@@ -148,6 +170,7 @@ def ply_sizes(levels) -> dict[str, int]:
                      per main-search ply (push_history; quiescence and the
                      null move push nothing)
     """
+    levels = search_rows(levels)
     reach = max(lv.depth + lv.qdepth for lv in levels)
     plies = min(S.MAX_PLY, max(lv.depth + max(lv.qdepth, 1) for lv in levels))
     eng_plies = max(plies, PERFT_PLIES)
@@ -416,7 +439,9 @@ def constants(inp: Inputs) -> str:
           f"STEP_REL_REACH   = {STEP_REL_REACH}  ; step_rel covers piece - square = -REACH..REACH",
           f"STEP_KING        = {STEP_KING}", f"STEP_ADVISOR     = {STEP_ADVISOR}",
           f"STEP_ELEPHANT    = {STEP_ELEPHANT}", f"STEP_HORSE_MIN   = {STEP_HORSE_MIN}   ; horse-leg entries are >= this",
-          f"SEARCH_MAX_DEPTH = {plies['max_depth']}   ; deepest level's depth",
+          f"SEARCH_MAX_DEPTH = {plies['max_depth']}   ; deepest level's depth (bare blocks included)",
+          f"KILLER_PLIES     = {S.KILLER_PLIES}   ; killers at plies below this",
+          f"PV_PLIES         = {S.PV_PLIES}   ; the PV's moves at most",
           f"SEARCH_PLIES     = {plies['plies']}"
           "   ; plies of nodes that loop over moves",
           f"SEARCH_REACH     = {plies['reach']}   ; deepest ply of a node (depth + qdepth)"]
@@ -522,6 +547,9 @@ def data_tables(inp: Inputs) -> str:
 
     # levels
     t += ["", "; ---- levels (config/difficulty.yaml), weakest first; index = level"]
+    t += ["lvl_bare: ; [level] = its row for a bare side to move (eng_search), $FF: none"]
+    t += _bytes(bare_rows(levels))
+    levels = search_rows(levels)      # the bare rows follow the levels
     t += ["lvl_depth:"] + _bytes(lv.depth for lv in levels)
     t += ["lvl_qdepth:"] + _bytes(lv.qdepth for lv in levels)
     t += ["lvl_eval: ; weight set index"] + _bytes(set_names.index(lv.eval) for lv in levels)
@@ -533,7 +561,7 @@ def data_tables(inp: Inputs) -> str:
     t += ["lvl_flags: ; LEVEL_FLAG_*"] + _bytes(
         (1 if lv.killers else 0) | (2 if lv.history else 0) for lv in levels)
     names = ["; panel text: 8 characters per level (ASCII = font tile numbers)", "lvl_name_text:"]
-    names += [f'  .byte "{_level_text(lv.name)}"   ; {lv.name}' for lv in levels]
+    names += [f'  .byte "{_level_text(lv.name)}"   ; {lv.name}' for lv in inp.levels]
     # eng_eval (asm/engine/eng_eval.s): the count-based knowledge tables of all
     # weight sets back to back, so `lda table,y` with Y = evk_base_N[set] + i
     # reads them without pointers
@@ -634,7 +662,8 @@ def _largest(lo: int, hi: int, fits: Callable[[int], bool]) -> int | None:
 
 def _blame_ram(inp: Inputs, exc: AreaOverflow) -> ConfigError | None:
     """The YAML value that makes RAM overflow: the move stack, else the
-    first level whose depth or qdepth alone does it, else the levels' mix
+    first level whose depth or qdepth alone does it (or those of its `bare`
+    block), else the levels' mix
     of one's depth and another's qdepth.  None if even the smallest config
     overflows (then asm/ram.s is to blame, not the YAML)."""
     where = f"memory area '{exc.area}' (RAM, asm/ram.s) would overflow by {exc.excess} bytes"
@@ -656,6 +685,16 @@ def _blame_ram(inp: Inputs, exc: AreaOverflow) -> ConfigError | None:
     for i, lv in enumerate(inp.levels):
         if fits_alone(lv):
             continue
+        b = lv.bare
+        lv = replace(lv, bare=None)
+        if b is not None and fits_alone(lv):       # the level's bare block does not fit
+            q = _largest(0, b.qdepth - 1, lambda v: fits_alone(replace(lv, bare=replace(b, qdepth=v))))
+            d = _largest(1, b.depth - 1, lambda v: fits_alone(replace(lv, bare=replace(b, depth=v))))
+            key, fix = (("qdepth", f"bare qdepth <= {q} fits at bare depth {b.depth}") if q is not None else
+                        ("depth", f"bare depth <= {d} fits with bare qdepth {b.qdepth}" if d else "none fits"))
+            return ConfigError(inp.levels_yaml, key_line(inp.levels_yaml, "levels", i, "bare", key),
+                               f"level '{lv.name}': bare depth {b.depth} + qdepth {b.qdepth} needs more RAM than "
+                               f"the cartridge has for its per-ply arrays: {where}; {fix}")
         q = _largest(0, lv.qdepth - 1, lambda v: fits_alone(replace(lv, qdepth=v)))
         if q is not None:
             return ConfigError(inp.levels_yaml, key_line(inp.levels_yaml, "levels", i, "qdepth"),

@@ -131,12 +131,17 @@ NOTES = """## How the RAM is laid out
   last 64 bytes are the hardware stack.  The engine, called at the main
   loop's depth, stays above `ENGINE_STACK_FLOOR`; the 16 bytes below it are
   the main loop's far call into the engine's bank and the NMI's.
-* Page 2 is the shadow OAM (OAM DMA needs a whole page).
+* Page 2 is the shadow OAM (OAM DMA needs a whole page), and during the
+  engine's calls its move keys (`ms_key`): the NMI copies the page only in
+  a frame the main loop completed (`frame_ready`), after the sprites are
+  built; the board screens draw every sprite again each frame and every
+  screen clears the page when it is drawn, so the keys a call leaves are
+  never shown (the PPU keeps its OAM meanwhile: rendering refreshes it).
 * Page 3 holds the VRAM queue and the attribute shadow, then the engine's
   `rep_key_hi`, `rep_info` (the ring's check bits and each ply's
   destination), the search's result, and the futility highs.
 * Pages 4-7 hold the board (page-aligned, so `board,x` never crosses a
-  page), the move stack (`ms_from`, `ms_to`, `ms_key`), the history table
+  page), the move stack's moves (`ms_from`, `ms_to`), the history table
   and the search's per-ply bytes, node counter and LFSR.
 * The per-ply arrays and the repetition ring are sized from the levels'
   depth + quiescence depth (tools/rom/gen_tables.py `ply_sizes`), so a
