@@ -12,11 +12,13 @@ import statistics
 
 import pytest
 
+from bench.endgame_suite import load_suite
 from emu_tests.endgame_positions import endgame_positions
 from reference_py.board import HORSE, PAWN
 from reference_py.config import load_eval
 from reference_py.endgame import adjust, bare_side, defence, strong_class
 from reference_py.evaluate import evaluate, tables_for
+from reference_py.fen import parse_fen
 from reference_py.position import KIND_RANGES
 from reference_py.search import levels
 from tools.nes.search import RomSearch, reference_search
@@ -126,17 +128,11 @@ def test_searches_equal_reference(rs, level):
 
 def _bare_to_move_draws() -> list[str]:
     """The drawn endings of bench/endgames.yaml with the bare side to move."""
-    from pathlib import Path
-
-    import yaml
-
-    from reference_py.fen import parse_fen
-    items = yaml.safe_load((Path(__file__).resolve().parent.parent / "bench" / "endgames.yaml").read_text())
     out = []
-    for it in items:
-        p = parse_fen(it["fen"])
-        if it["result"] == "draw" and bare_side(p.count) in (p.side, 2):
-            out.append(it["fen"])
+    for eg in load_suite():
+        p = parse_fen(eg.fen)
+        if eg.result == "draw" and bare_side(p.count) in (p.side, 2):
+            out.append(eg.fen)
     return out
 
 
@@ -145,7 +141,6 @@ def test_bare_side_searches_equal_reference(rs):
     level tables, switched to by eng_search.  Move, score, nodes, depth and
     PV equal the reference's on the suite's drawn endings with the bare side
     to move, each within 30 s of NES time."""
-    from reference_py.fen import parse_fen
     fens = _bare_to_move_draws()
     assert len(fens) >= 20
     deeper = 0
