@@ -63,3 +63,11 @@ def endgame_positions(n: int, seed: int = 2026) -> list[Position]:
             weak += rng.choice("PHC")
         out.append(random_position(strong, weak, rng))
     return out
+
+
+def kh_ke_positions(n: int, seed: int = 2027) -> list[Position]:
+    """n positions of exactly king + horse against king + one elephant (the
+    bitbase's class: reference_py/bitbase.py), either colour the horse's,
+    either side to move."""
+    rng = random.Random(seed)
+    return [random_position("H", "E", rng) for _ in range(n)]

@@ -278,7 +278,7 @@ def eval_abs_bound(cfg, tb) -> int:
     dyn = KIND_SLOTS[B.HORSE] * max(map(abs, tb.dyn_horse)) + KIND_SLOTS[B.CANNON] * max(map(abs, tb.dyn_cannon))
     pawns = KIND_SLOTS[B.PAWN] * max(map(abs, tb.pawn_adj))
     miss = max(map(abs, tb.miss_elephant)) + max(map(abs, tb.miss_advisor))
-    drive = tb.endgame.drive_max() if tb.endgame is not None else 0
+    drive = tb.endgame.drive_max() + tb.endgame.bitbase_win if tb.endgame is not None else 0
     return 2 * (side + dyn + pawns + miss) + abs(tb.tempo) + 2 * weakness_max(tb) + drive
 
 
