@@ -13,7 +13,7 @@ import statistics
 import pytest
 
 from bench.endgame_suite import load_suite
-from emu_tests.endgame_positions import endgame_positions, kh_ke_positions
+from emu_tests.endgame_positions import LOSING_MOVES, endgame_positions, kh_ke_positions
 from reference_py.bitbase import is_class
 from reference_py.board import HORSE, PAWN
 from reference_py.config import load_eval
@@ -190,10 +190,17 @@ def _h_vs_e_fens() -> list[str]:
 
 @pytest.mark.parametrize("level", ["Hard", "Master"])
 def test_h_vs_e_searches_equal_reference(rs, level):
-    """The suite's KH vs KE endings, each side to move: move, score, nodes,
-    depth and PV equal the reference's."""
+    """The suite's KH vs KE endings, each side to move, and the two positions
+    of endgame_positions.LOSING_MOVES where the elephant side has a move into a lost
+    position: move, score, nodes, depth and PV equal the reference's, and
+    the search does not choose that move."""
     fens = _h_vs_e_fens()
     assert len(fens) == 4
+    for fen, losing in LOSING_MOVES:
+        want = reference_search(parse_fen(fen), level)
+        got = rs.search(parse_fen(fen), level)
+        assert {k: got[k] for k in want} == want, f"{fen} ({level})"
+        assert got["move"] != losing, f"{fen} ({level})"
     for fen in fens:
         for side in ("w", "b"):
             f = fen.replace(" w ", f" {side} ").replace(" b ", f" {side} ")

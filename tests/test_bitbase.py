@@ -11,7 +11,6 @@ no legal move or every move reaches a position the horse side wins.
 """
 from __future__ import annotations
 
-import json
 import random
 import shutil
 
@@ -21,6 +20,7 @@ from reference_py import bitbase as bb
 from reference_py.board import BLACK, HORSE, RED, sq90
 from reference_py.fen import FenError, parse_fen
 from reference_py.notation import parse_iccs
+from emu_tests.endgame_positions import LOSING_MOVES
 from tools.rom import gen_bitbase as gen
 
 SAMPLE = 300
@@ -121,25 +121,15 @@ def test_sampled_positions_agree_with_pyffish(analysis):
     assert 0 < wins < len(fens), "the sample has wins and non-wins"
 
 
-def test_the_suite_games_losing_moves_are_marked():
-    """H_vs_E.2 and .4 of bench/endgames.yaml: the games the elephant side
-    lost by stalemate (bench/results/endgames.json) went from a drawn
-    position to a lost one at one move of the elephant side."""
-    doc = json.loads(open("bench/results/endgames.json", encoding="utf-8").read())
-    games = {(g["id"], g["role"]): g for g in doc["positions"]}
-    for gid, losing_ply in (("H_vs_E.2", 51), ("H_vs_E.4", 108)):
-        g = games[(gid, "hold")]
-        assert g["outcome"] == "lost"
-        pos = parse_fen(g["fen"])
-        marks = []
-        for m in g["moves"][:losing_ply + 1]:
-            att = bb.is_class(pos.count)
-            marks.append(bb.probe(pos, att))
-            pos.make(parse_iccs(pos, m))
-        assert not any(marks), f"{gid}: drawn until the losing move"
+def test_the_suite_endings_losing_moves_are_marked():
+    """Each position is drawn and the move makes it lost for the elephant side."""
+    for fen, move in LOSING_MOVES:
+        pos = parse_fen(fen)
         att = bb.is_class(pos.count)
-        assert att is not None and bb.probe(pos, att), f"{gid}: lost after ply {losing_ply}"
-        assert pos.side == att, "the losing move is the elephant side's"
+        assert att is not None and pos.side != att
+        assert not bb.probe(pos, att), f"{fen}: drawn"
+        pos.make(parse_iccs(pos, move))
+        assert bb.probe(pos, att), f"{fen}: lost after {move}"
 
 
 def _fs():
