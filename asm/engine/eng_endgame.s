@@ -23,6 +23,7 @@ dist  = local+5        ;   scratch
 
 .assert EG_ROW_OTHER = 0, error, "eng_bare_calc reaches EG_ROW_OTHER with Z = 1"
 .assert EG_STRONG_BLACK = $40, error, "eng_eval_endgame reads EG_STRONG_BLACK as bit 6 (BIT: V)"
+.assert (EG_BITBASE & (EG_ACTIVE | EG_STRONG_BLACK | EG_BOTH | EG_SHIFT_MASK)) = 0, error, "EG_BITBASE is a bit of its own"
 
 ;; drv += eg_near[files + ranks from the bare king (wf, wr)] for the strong
 ;; side's piece in slot X + `slot`, when it is on the board.  Clobbers A, Y.
@@ -69,7 +70,7 @@ skip:
 ; elephant (the row H, the column E, no advisor or elephant of the horse's).
 ; Input: counts, with a bare side.  Output: eng_bare.
 ; Uses 1 byte of stack, no locals.  Clobbers A, X, Y.
-; Cycles (to the RTS): about 80-110.
+; Cycles (to the RTS): about 85-125.
 .proc eng_bare_calc
   lda counts+KIND_ROOK
   ora counts+KIND_HORSE
