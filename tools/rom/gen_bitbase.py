@@ -10,8 +10,8 @@ open file, no move may leave the mover's king attacked, and a side with no
 legal move (mate or stalemate) loses.  Repetition and the move-count rule
 are ignored.  Captures leave the class: A taking the elephant reaches KH vs
 K, solved by the same code first; D taking the horse reaches K vs KE, where
-A can no longer win (a lone king always has a legal move, and nothing can
-mate).  The value stored is "A wins" (1) or not (0: a draw; A never loses,
+A can no longer win (solved too: nobody can check and every position has a
+legal move for the side to move, so neither side ever loses).  The value stored is "A wins" (1) or not (0: a draw; A never loses,
 the analysis checks that it always has a legal move).
 
     python -m tools.rom.gen_bitbase            # write the file
@@ -179,7 +179,15 @@ def all_states(with_horse: bool, with_elephant: bool) -> list[State]:
 
 
 def analyse() -> tuple[set[State], set[State], list[State], list[State]]:
-    """(wins of KH vs KE, wins of KH vs K, the states of each)."""
+    """(wins of KH vs KE, wins of KH vs K, the states of each).  K vs KE
+    and K vs K are solved first by the same code: no position of either is
+    won for the side without the horse's (neither side can check, so only
+    a side without a legal move could lose, and none is ever without one)."""
+    for no_horse in (all_states(False, True), all_states(False, False)):
+        if solve(no_horse, lambda n: False):
+            raise AssertionError("K vs KE or K vs K has a position the horse side's king wins")
+        if any(not successors(s) for s in no_horse):
+            raise AssertionError("K vs KE or K vs K has a position without a legal move")
     khk = all_states(True, False)
     khk_win = solve(khk, lambda n: False)          # the horse taken: K vs K
     khke = all_states(True, True)
