@@ -21,8 +21,10 @@
 ;   (EG_STRONG_BLACK: the horse side).  Output: local+0..1 = 0 when the
 ;   position is a draw; e + EG_BITBASE_WIN when it is a win for the horse
 ;   side and the horse side is to move, e - EG_BITBASE_WIN when not.
-; Uses local+2..7, 3 bytes of stack.  Keeps local+8..15.  Clobbers A, X, Y.
-; Cycles: bb_verdict's + 40 (with the JSR and RTS).
+; Uses local+2..7 and 5 bytes of stack below its return address (the bank,
+; bb_verdict's and bb_lookup's calls).  Keeps local+8..15.  Clobbers A, X, Y.
+; Cycles (with the JSR): 309 / 315 / 351 for a draw, 336 / 341 / 376 for a
+;   win (min / median / max over emu_tests/endgame_positions.kh_ke_positions(300)).
 .proc bb_probe
   lda bank_cur          ; the caller's bank, mapped again at the end
   pha
@@ -44,7 +46,7 @@
 ; bb_probe's work, in the bitbase's bank: e (local+0..1) = 0 for a draw
 ; (bb_lookup: C = 0), e +- EG_BITBASE_WIN for a win (+ with the horse side
 ; to move).  Input, output, uses: as bb_probe.  Clobbers A, X, Y.
-; Cycles: bb_lookup's + 15 (draw) or 35 (win).
+; Cycles: bb_lookup's + about 22 (draw) or 47 (win), with the JSR and RTS.
 .proc bb_verdict
 acc = local+0
   jsr bb_lookup
@@ -89,7 +91,7 @@ lose:
 ; Runs with its own bank mapped (bb_probe, bb_verdict).
 ; Input: as bb_probe.  Output: C = the bit (1: a win for the horse side).
 ; Uses local+2..7; keeps local+0..1.  Clobbers A, X, Y.
-; Cycles: about 190 (no mirror) to 225 (mirror), with the JSR and RTS.
+; Cycles: about 240 (no mirror) to 280 (mirror), with the JSR and RTS.
 .proc bb_lookup
 tbl  = local+2          ; the view table, then the address of the bitbase's byte
 ecls = local+4          ; the elephant's class * 9
