@@ -14,7 +14,7 @@ import pytest
 
 from bench.endgame_suite import load_suite
 from emu_tests.endgame_positions import LOSING_MOVES, endgame_positions, kh_ke_positions
-from reference_py.bitbase import is_class
+from reference_py.bitbase import is_class, probe
 from reference_py.board import HORSE, PAWN
 from reference_py.config import load_eval
 from reference_py.endgame import adjust, bare_side, defence, strong_class
@@ -211,3 +211,22 @@ def test_h_vs_e_searches_equal_reference(rs, level):
             want = reference_search(pos, level)
             got = rs.search(pos, level)
             assert {k: got[k] for k in want} == want, f"{f} ({level})"
+
+
+def test_bb_probe_maps_the_callers_bank_back(rs):
+    """bb_probe from a bank other than the engine's (the UI's): the verdict
+    equals the reference's bitbase and the caller's bank is mapped again,
+    with bank_cur naming it."""
+    ui = rs.link.bank_of("main")
+    assert ui != rs.link.bank_of("bb_lookup")
+    bonus = tables_for("full").endgame.bitbase_win
+    for pos in KH_KE[:40]:
+        att = is_class(pos.count)
+        rs.load(pos, rs.sets.index("full"))
+        rs.write("eng_bare", [0x80 | (0x40 if att else 0) | 0x10])   # EG_BITBASE
+        rs.write("local", [0x34, 0x12])
+        rs.call("bb_probe", bank=ui)
+        want = probe(pos, att)
+        got = rs.word("local")
+        assert got == ((0x1234 + (bonus if pos.side == att else -bonus)) if want else 0)
+        assert rs.cpu.bank == ui and rs.read("bank_cur", 1)[0] == ui
