@@ -29,13 +29,10 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from .board import ADVISOR, BLACK, CANNON, ELEPHANT, HORSE, PAWN, RED, ROOK, sq90
-from .position import FIRST_SLOT
-
-if TYPE_CHECKING:
-    from .position import Position
+from .position import FIRST_SLOT, Position
 
 BITBASE_PATH: Final = Path(__file__).resolve().parent.parent / "config" / "bitbase_h_e.bin"
 # The defender's elephant squares (rank * 9 + file, its own view) and the
@@ -69,6 +66,8 @@ def index(stm_defender: bool, ak: int, dk: int, h: int, e: int) -> int:
 
 @functools.lru_cache(maxsize=None)
 def load(path: Path = BITBASE_PATH) -> bytes:
+    """The bitbase's bytes, read once per process (the evaluation probes it
+    at every KH vs KE leaf)."""
     data = Path(path).read_bytes()
     if len(data) != SIZE:
         raise ValueError(f"{path}: {len(data)} bytes, the bitbase has {SIZE}")
