@@ -63,3 +63,18 @@ def endgame_positions(n: int, seed: int = 2026) -> list[Position]:
             weak += rng.choice("PHC")
         out.append(random_position(strong, weak, rng))
     return out
+
+
+def kh_ke_positions(n: int, seed: int = 2027) -> list[Position]:
+    """n positions of exactly king + horse against king + one elephant (the
+    bitbase's class: reference_py/bitbase.py), either colour the horse's,
+    either side to move."""
+    rng = random.Random(seed)
+    return [random_position("H", "E", rng) for _ in range(n)]
+
+
+# Two positions of the suite's H_vs_E.2 and H_vs_E.4 endings (bench/endgames.yaml)
+# where a depth-8 search of the elephant side, without the bitbase, chose a move
+# into a lost position (a stalemate about 23 plies on): the FEN and that move.
+LOSING_MOVES = (("5k3/6N2/4b4/9/9/9/9/4K4/9/9 b - - 51 1", "e7g9"),
+                ("9/4k4/9/9/9/9/9/3nB4/5K3/9 w - - 108 1", "f1e1"))

@@ -13,7 +13,8 @@ import statistics
 import pytest
 
 from bench.endgame_suite import load_suite
-from emu_tests.endgame_positions import endgame_positions
+from emu_tests.endgame_positions import LOSING_MOVES, endgame_positions, kh_ke_positions
+from reference_py.bitbase import is_class, probe
 from reference_py.board import HORSE, PAWN
 from reference_py.config import load_eval
 from reference_py.endgame import adjust, bare_side, defence, strong_class
@@ -25,6 +26,7 @@ from tools.nes.search import RomSearch, reference_search
 
 SETS = list(load_eval().sets)
 POSITIONS = endgame_positions(380)
+KH_KE = kh_ke_positions(300)
 LEVELS = [lv.name for lv in levels()]
 HORSE_SLOTS = tuple(dict(KIND_RANGES)[HORSE])
 PAWN_SLOTS = tuple(dict(KIND_RANGES)[PAWN])
@@ -55,7 +57,7 @@ def _expected_bare(pos, t) -> int:
         return 0x80 | 0x20 | t.endgame.both_bare
     strong = bare ^ 1
     shift = t.endgame.scale[strong_class(pos.count, strong)][defence(pos.count, bare)]
-    return 0x80 | (0x40 if strong else 0) | shift
+    return 0x80 | (0x40 if strong else 0) | (0x10 if is_class(pos.count) is not None else 0) | shift
 
 
 def test_the_positions_cover_every_class():
@@ -151,3 +153,80 @@ def test_bare_side_searches_equal_reference(rs):
         assert got["seconds"] < 30, fen
         deeper += want["depth"] > levels()[-1].depth
     assert deeper >= len(fens) // 2
+
+
+@pytest.mark.parametrize("set_name", SETS)
+def test_kh_vs_ke_eval_equals_reference(rs, set_name):
+    """The bitbase's class (eng_bitbase.s: the probe in the bitbase's bank):
+    300 positions, either colour the horse's, either side to move; the
+    evaluation, the class byte and the lazy test e >= T; the bank mapped
+    after the probe is the engine's."""
+    wins = draws = 0
+    cycles = []
+    for i, pos in enumerate(KH_KE):
+        p, t = _loaded(pos, set_name)
+        want = evaluate(p, t)
+        got, c = rs.eval(p, set_name)
+        cls = rs.read("eng_bare", 1)[0]
+        assert (got, cls) == (want, _expected_bare(p, t) or cls), f"position {i}"
+        assert rs.cpu.bank == rs.link.bank_of("eng_search"), "the engine's bank is mapped again"
+        cycles.append(c)
+        if t.endgame is not None:
+            wins += want != 0
+            draws += want == 0
+        if i % 5 == 0:
+            for off in (-1, 0, 1):
+                ge, got_ge, _ = rs.eval_ge(p, set_name, want + off, load=False)
+                assert ge == (want >= want + off), f"position {i}, T = e {off:+}"
+    if tables_for(set_name).endgame is not None:
+        assert wins > 20 and draws > 20, (wins, draws)
+    print(f"\neng_eval [{set_name}] KH vs KE: cycles min {min(cycles)}, median {statistics.median(cycles):.0f}, "
+          f"max {max(cycles)}")
+
+
+def _h_vs_e_fens() -> list[str]:
+    return [eg.fen for eg in load_suite() if eg.cls == "H_vs_E"]
+
+
+@pytest.mark.parametrize("level", ["Hard", "Master"])
+def test_h_vs_e_searches_equal_reference(rs, level):
+    """The suite's KH vs KE endings, each side to move, and the two positions
+    of endgame_positions.LOSING_MOVES where the elephant side has a move into a lost
+    position: move, score, nodes, depth and PV equal the reference's, and
+    the search does not choose that move."""
+    fens = _h_vs_e_fens()
+    assert len(fens) == 4
+    for fen, losing in LOSING_MOVES:
+        want = reference_search(parse_fen(fen), level)
+        got = rs.search(parse_fen(fen), level)
+        assert {k: got[k] for k in want} == want, f"{fen} ({level})"
+        assert got["move"] != losing, f"{fen} ({level})"
+    for fen in fens:
+        for side in ("w", "b"):
+            f = fen.replace(" w ", f" {side} ").replace(" b ", f" {side} ")
+            try:
+                pos = parse_fen(f)
+            except Exception:
+                continue
+            want = reference_search(pos, level)
+            got = rs.search(pos, level)
+            assert {k: got[k] for k in want} == want, f"{f} ({level})"
+
+
+def test_bb_probe_maps_the_callers_bank_back(rs):
+    """bb_probe from a bank other than the engine's (the UI's): the verdict
+    equals the reference's bitbase and the caller's bank is mapped again,
+    with bank_cur naming it."""
+    ui = rs.link.bank_of("main")
+    assert ui != rs.link.bank_of("bb_lookup")
+    bonus = tables_for("full").endgame.bitbase_win
+    for pos in KH_KE[:40]:
+        att = is_class(pos.count)
+        rs.load(pos, rs.sets.index("full"))
+        rs.write("eng_bare", [0x80 | (0x40 if att else 0) | 0x10])   # EG_BITBASE
+        rs.write("local", [0x34, 0x12])
+        rs.call("bb_probe", bank=ui)
+        want = probe(pos, att)
+        got = rs.word("local")
+        assert got == ((0x1234 + (bonus if pos.side == att else -bonus)) if want else 0)
+        assert rs.cpu.bank == ui and rs.read("bank_cur", 1)[0] == ui

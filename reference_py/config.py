@@ -189,7 +189,7 @@ def _int_list(path: Path, node: Node, what: str, n: int, lo: int, hi: int) -> tu
 
 def _load_endgame(path: Path, node: Node) -> EndgameTables:
     """The `endgame:` tables (reference_py/endgame.py says what they mean)."""
-    _unknown(path, node, ("scale", "both_bare", "king_mobility", "king_centre", "near"), "endgame")
+    _unknown(path, node, ("scale", "both_bare", "king_mobility", "king_centre", "near", "bitbase_win"), "endgame")
     scale_node = _get(path, node, "scale")
     _unknown(path, scale_node, CLASSES, "endgame.scale")
     scale = tuple(_int_list(path, _get(path, scale_node, c), f"endgame.scale.{c} "
@@ -203,7 +203,8 @@ def _load_endgame(path: Path, node: Node) -> EndgameTables:
                          both_bare=_int(path, _get(path, node, "both_bare"), "endgame.both_bare", 0, SHIFT_MAX),
                          king_mobility=mobility,
                          king_centre=_int(path, _get(path, node, "king_centre"), "endgame.king_centre", -60, 60),
-                         near=near)
+                         near=near,
+                         bitbase_win=_int(path, _get(path, node, "bitbase_win"), "endgame.bitbase_win", 0, 1000))
 
 
 def _level_name(path: Path, node: Node) -> str:

@@ -19,7 +19,9 @@ evaluation changes in two ways (docs/ENGINE.md, "Endgames"):
     pawn against an advisor, a rook against the full guard) scores near 0
     and the engine neither seeks nor avoids it for its material.
 When both sides are bare the score is shifted by `both_bare` and there is
-no drive.  The tables are in config/eval.yaml (`endgame:`); a weight set
+no drive.  When the material is exactly king + horse against king + one
+elephant, the bitbase (bitbase.py) decides after the shift: a draw scores
+0, a win for the horse side gains `bitbase_win` for it.  The tables are in config/eval.yaml (`endgame:`); a weight set
 uses them when its `endgame` is true.
 
 Everything here depends on the piece counts except the drive's squares, so
@@ -31,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from . import bitbase
 from .board import (
     ADVISOR, BLACK, CANNON, ELEPHANT, HORSE, ORTHO, PALACE_FLAG, PAWN, RED, ROOK, SIDE_TAG, SQUARE_FLAGS,
     file_of, rank_of,
@@ -55,6 +58,7 @@ class EndgameTables:
     king_mobility: tuple[int, ...]         # [free squares 0..4 around the bare king]
     king_centre: int                       # the strong king on the centre file (e)
     near: tuple[int, ...]                  # [distance 0..17] per strong horse or pawn
+    bitbase_win: int = 0                   # KH vs KE won for the horse side (bitbase.py): its bonus
 
     def drive_max(self) -> int:
         """The largest drive (for the bound checks of the ROM build)."""
@@ -144,7 +148,12 @@ def adjust(e: int, pos: Position, t: EndgameTables, horse_slots: tuple[int, ...]
     strong = bare ^ 1
     d = drive(pos, strong, t, horse_slots, pawn_slots)
     e += d if pos.side == strong else -d
-    return e >> t.scale[strong_class(count, strong)][defence(count, bare)]
+    e >>= t.scale[strong_class(count, strong)][defence(count, bare)]
+    if bitbase.is_class(count) is not None:           # exactly KH vs KE: the horse side is `strong`
+        if not bitbase.probe(pos, strong):
+            return 0
+        e += t.bitbase_win if pos.side == strong else -t.bitbase_win
+    return e
 
 
 __all__ = ["CLASSES", "DEFENCE_NAMES", "EndgameTables", "adjust", "attackers", "bare_side", "defence",

@@ -144,7 +144,29 @@ def _endgame(eg: dict, pieces: dict, to_move: str, e: int) -> int:
     else:
         row = "other"
     column = has(weak, "advisor") + 3 * has(weak, "elephant")
-    return e // 2 ** eg["scale"][row][column]
+    e = e // 2 ** eg["scale"][row][column]
+    if sorted(pieces.values()) == sorted([(strong, "king"), (strong, "horse"), (weak, "king"), (weak, "elephant")]):
+        if not _bitbase_win(pieces, strong, weak, to_move):
+            return 0
+        e += eg["bitbase_win"] if to_move == strong else -eg["bitbase_win"]
+    return e
+
+
+def _bitbase_win(pieces: dict, strong: str, weak: str, to_move: str) -> bool:
+    """docs/ENGINE.md "Bitbase": the bit of a KH vs KE position in
+    config/bitbase_h_e.bin, read by the documented index."""
+    def own(f: int, r: int) -> tuple[int, int]:          # the elephant side's view: its back rank is 0
+        return (f, r) if weak == "red" else (8 - f, 9 - r)
+    sq = {kind if c == weak else "a" + kind: own(*fr) for fr, (c, kind) in pieces.items()}
+    if sq["elephant"][0] > 4:
+        sq = {k: (8 - f, r) for k, (f, r) in sq.items()}
+    e = {(0, 2): 0, (2, 0): 1, (2, 4): 2, (4, 2): 3}[sq["elephant"]]
+    dk = sq["king"][1] * 3 + sq["king"][0] - 3
+    ak = (sq["aking"][1] - 7) * 3 + sq["aking"][0] - 3
+    h = sq["ahorse"][1] * 9 + sq["ahorse"][0]
+    bit = (((to_move == weak) * 4 + e) * 9 + dk) * 810 + ak * 90 + h
+    data = (EVAL_YAML.parent / "bitbase_h_e.bin").read_bytes()
+    return bool(data[bit >> 3] >> (bit & 7) & 1)
 
 
 def _in_palace(colour: str, f: int, r: int) -> bool:

@@ -8,7 +8,8 @@
 ;
 ; eng_bare:  0                      no side bare, or a set without the terms
 ;            EG_BOTH_BARE            both sides bare (the shift, no drive)
-;            EG_ACTIVE | [EG_STRONG_BLACK] | shift    one side bare
+;            EG_ACTIVE | [EG_STRONG_BLACK] | [EG_BITBASE] | shift    one side
+;                                    bare; EG_BITBASE: exactly KH vs KE
 
 .include "global.inc"
 .include "eng.inc"
@@ -22,6 +23,7 @@ dist  = local+5        ;   scratch
 
 .assert EG_ROW_OTHER = 0, error, "eng_bare_calc reaches EG_ROW_OTHER with Z = 1"
 .assert EG_STRONG_BLACK = $40, error, "eng_eval_endgame reads EG_STRONG_BLACK as bit 6 (BIT: V)"
+.assert (EG_BITBASE & (EG_ACTIVE | EG_STRONG_BLACK | EG_BOTH | EG_SHIFT_MASK)) = 0, error, "EG_BITBASE is a bit of its own"
 
 ;; drv += eg_near[files + ranks from the bare king (wf, wr)] for the strong
 ;; side's piece in slot X + `slot`, when it is on the board.  Clobbers A, Y.
@@ -63,10 +65,12 @@ skip:
 ; both are; else EG_ACTIVE, | EG_STRONG_BLACK when Black is the strong
 ; side, | the shift eg_scale[EG_ROW_* of the strong side's attackers (a
 ; lone rook, horse, cannon without / with an advisor of its own, one pawn,
-; two pawns, other) + the bare side's advisors + 3 * its elephants].
+; two pawns, other) + the bare side's advisors + 3 * its elephants], |
+; EG_BITBASE when the material is exactly king + horse against king + one
+; elephant (the row H, the column E, no advisor or elephant of the horse's).
 ; Input: counts, with a bare side.  Output: eng_bare.
 ; Uses 1 byte of stack, no locals.  Clobbers A, X, Y.
-; Cycles (to the RTS): about 80-110.
+; Cycles (to the RTS): about 85-125.
 .proc eng_bare_calc
   lda counts+KIND_ROOK
   ora counts+KIND_HORSE
@@ -136,6 +140,14 @@ row:                   ; + the column: advisors + 3 * elephants of the bare side
   tax
   pla
   ora eg_scale,x
+  cpx #EG_ROW_H + 3    ; a lone horse against one elephant (no advisor)
+  bne store
+  ldx counts+KIND_ADVISOR,y    ; and the horse has no advisor or elephant
+  bne store            ;   of its own: the bitbase's class
+  ldx counts+KIND_ELEPHANT,y
+  bne store
+  ora #EG_BITBASE
+store:
   sta eng_bare
   rts
 .endproc
@@ -197,9 +209,12 @@ skip:
 ; Uses local+0..9 (eng_attacked), eng_bare, eg_king, eg_free and 5 bytes of
 ; stack (d, T, and eng_eval_terms' call with its ev_cannon).  Clobbers A,
 ; X, Y.
+; Exactly KH vs KE (EG_BITBASE): then the bitbase's verdict (bb_probe):
+; a draw makes e 0, a win adds EG_BITBASE_WIN for the horse side.
 ; Cycles: eng_eval_ge's exact evaluation + about 200 + eng_attacked per
 ;   free-square candidate (at most 4) + 50 per strong horse or pawn + 17
-;   per bit of shift.
+;   per bit of shift; + bb_probe's in KH vs KE (eng_eval: 1,534 / 2,032 /
+;   2,375 min / median / max over emu_tests/test_rom_endgame.py's 300).
 .proc eng_eval_endgame
   jsr eng_bare_calc
   bit eng_bare
@@ -285,7 +300,7 @@ subtract:              ; (d = 0 when both are bare)
 shift:
   lda eng_bare
   and #EG_SHIFT_MASK
-  beq compare
+  beq bitbase
   tax
 : lda acc+1            ; e >>= 1, rounding down
   cmp #$80
@@ -293,6 +308,11 @@ shift:
   ror acc
   dex
   bne :-
+bitbase:
+  lda eng_bare         ; exactly KH vs KE: the bitbase decides (eng_bitbase.s:
+  and #EG_BITBASE      ;   e = 0 for a draw, e +- EG_BITBASE_WIN for a win)
+  beq compare
+  jsr bb_probe
 compare:
   lda acc
   jmp eng_eval_compare ; e against T, as eng_eval_ge's other paths

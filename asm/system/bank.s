@@ -16,7 +16,10 @@
 ;     and jumps to main.  Code in a switchable bank reaches another bank only
 ;     through far_call, which maps the target's bank and maps the caller's
 ;     bank back when the target returns.  A whole search (game_think) is one far call
-;     into the engine's bank: the search itself never switches.
+;     into the engine's bank; inside it only two fixed-bank probes switch, each
+;     mapping its data's bank for a few reads and the caller's bank (bank_cur)
+;     back: the opening book's at the root (asm/book/book_probe.s) and the KH vs
+;     KE bitbase's in the evaluation (asm/engine/eng_bitbase.s).
 
 .include "global.inc"
 

@@ -16,8 +16,9 @@ named by:
     reference_py/ and config/ (the book data included), so a change to the
     engine's code can be tested as well as a change to the YAML.
 
-The book data travels with the tree because reference_py reads it from
-../config beside itself and plays without a book when the file is absent.
+The book data and the KH vs KE bitbase (config/bitbase_h_e.bin) travel
+with the tree because reference_py reads them from ../config beside itself
+(it plays without a book when that file is absent).
 
 A tree's digest is the SHA-256 of its files, so the same configuration
 always gets the same package and the same cached games.  Trees are built
@@ -44,6 +45,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TREES = ROOT / "build" / "tune" / "trees"
 YAML_FILES = ("eval.yaml", "difficulty.yaml", "search.yaml")
 BOOK_FILE = "book.checked.json"          # the opening book's data (reference_py/book.py)
+BITBASE_FILE = "bitbase_h_e.bin"         # the KH vs KE bitbase (reference_py/bitbase.py)
+DATA_FILES = (BOOK_FILE, BITBASE_FILE)    # data a tree takes from its config/ or, without it, today's
 
 
 class TreeError(ValueError):
@@ -51,17 +54,19 @@ class TreeError(ValueError):
 
 
 def _files_from_dir(config_dir: Path, book_fallback: Path | None) -> dict[str, bytes]:
-    """The YAML files of config_dir and its book data (book_fallback's when it has none)."""
+    """The YAML files of config_dir and its data files, the book's and the
+    bitbase's (book_fallback's when it has none)."""
     out = {}
     for name in YAML_FILES:
         p = config_dir / name
         if not p.is_file():
             raise TreeError(f"{config_dir}: no {name} (a configuration needs {', '.join(YAML_FILES)})")
         out[f"config/{name}"] = p.read_bytes()
-    for book in (config_dir / BOOK_FILE, book_fallback / BOOK_FILE if book_fallback else None):
-        if book is not None and book.is_file():
-            out[f"config/{BOOK_FILE}"] = book.read_bytes()
-            break
+    for name in DATA_FILES:
+        for data in (config_dir / name, book_fallback / name if book_fallback else None):
+            if data is not None and data.is_file():
+                out[f"config/{name}"] = data.read_bytes()
+                break
     return out
 
 
@@ -80,7 +85,7 @@ def _files_from_git(rev: str) -> dict[str, bytes]:
     with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
         for m in tf.getmembers():
             if m.isfile() and (m.name.endswith(".py") or m.name.startswith("config/") and m.name.endswith(".yaml")
-                               or m.name == f"config/{BOOK_FILE}"):
+                               or m.name in {f"config/{n}" for n in DATA_FILES}):
                 out[m.name] = tf.extractfile(m).read()
     return out
 
