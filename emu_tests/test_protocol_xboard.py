@@ -85,6 +85,24 @@ def games_of(pgn: str) -> list[tuple[str, str, int]]:
     return out
 
 
+def engine_trouble(debug: str, last: int = 6) -> str:
+    """What a failed match's debug log says about the first engine, for the
+    failure message (CI prunes the logs): its error lines, and each
+    no-move answer with the position and `go` that asked for it (uci2wb
+    turns `bestmove (none)` into a stalemate claim, or a resignation after
+    a mate score), and any command of XBoard's that uci2wb read mangled."""
+    lines = [l for l in debug.splitlines() if l.split(" ", 1)[-1].startswith("<first : ")]
+    said = [l.split("<first : ", 1)[1] for l in lines]
+    usual = {"cores", "black", "white", ""}        # XBoard commands uci2wb does not know, every game
+    notes = [s for s in said if "info string error" in s
+             or (s.startswith("Error (unknown command): ") and s.split(": ", 1)[1].strip() not in usual)]
+    for k, s in enumerate(said):
+        if s.startswith("# engine said: bestmove (none)") or s.startswith("# engine said: nobestmove"):
+            asked = [t for t in said[:k] if t.startswith(("# fen", "# position", "# go"))][-2:]
+            notes.append(" / ".join(asked + [s]))
+    return "\n".join(notes[-last:]) or "(no engine errors in the debug log)"
+
+
 @pytest.mark.parametrize("module, dialect", [("reference_py", "uci"), ("tools.romengine", "ucci")])
 def test_match_against_fairy_stockfish(tmp_path, module, dialect):
     """Two games, one with each colour, at 10 s a game: both end by the
@@ -94,11 +112,12 @@ def test_match_against_fairy_stockfish(tmp_path, module, dialect):
     pgn, debug = xboard(["-fcp", our_engine(module, dialect), "-firstOptions", f"Level={LEVEL}",
                          "-scp", fsf, "-matchGames", "2", "-tc", "0:10", "-inc", "0"], tmp_path)
     games = games_of(pgn)
-    assert len(games) == 2, pgn
+    trouble = engine_trouble(debug)
+    assert len(games) == 2, (pgn, trouble)
     for result, how, plies in games:
-        assert result in ("1-0", "0-1", "1/2-1/2"), (result, how)
-        assert not re.search(r"illegal|forfeit|died|crash", how, re.I), how
-        assert plies >= 6, (result, how, plies)
+        assert result in ("1-0", "0-1", "1/2-1/2"), (result, how, trouble)
+        assert not re.search(r"illegal|forfeit|died|crash", how, re.I), (how, trouble)
+        assert plies >= 6, (result, how, plies, trouble)
     assert "Illegal move" not in debug and "died on me" not in debug
     sent = re.findall(r"<first : # (?:position )?fen .*", debug)
     assert sent, "uci2wb's debug output shows no position sent to our engine"
