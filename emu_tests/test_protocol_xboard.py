@@ -128,7 +128,7 @@ def doubled_usermove(debug: str) -> str | None:
         elif line.endswith("<first : # command e"):
             sent -= 1
             if sent < 0:
-                return last
+                return last or "(no usermove)"
         elif "StartChildProcess" in line:
             sent, last = 0, None
         elif "<first : # " in line and " moves " in line:
