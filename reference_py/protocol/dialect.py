@@ -54,16 +54,37 @@ class Option:
         return value
 
 
-def _number(tokens: list[str], i: int, verb: str) -> int:
+GO_WORDS = frozenset(("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate",
+                      "infinite", "ponder", "searchmoves", "draw", "time", "increment", "opptime",
+                      "oppincrement", "oppmovestogo"))
+CLOCKS = ("wtime", "btime", "winc", "binc", "movetime", "time", "increment",
+          "opptime", "oppincrement")
+
+
+def _number(tokens: list[str], i: int, problems: list[str]) -> tuple[int | None, int]:
+    """The number after the word tokens[i], and the index after both.
+
+    A `go` is always answered, so a bad number is a problem to report, not a
+    reason to drop the command: a missing or malformed number is None (the
+    word is skipped alone when the next token is another word of `go`),
+    and a malformed or negative clock (a GUI reports an overrun clock so) is a
+    clock that has run out, 0.  Other negative numbers are None."""
+    word = tokens[i]
     if i + 1 >= len(tokens):
-        raise ProtocolError(f"{verb}: '{tokens[i]}' needs a number")
+        problems.append(f"go: '{word}' needs a number")
+        return (0 if word.lower() in CLOCKS else None), i + 1
     try:
         n = int(tokens[i + 1])
     except ValueError:
-        raise ProtocolError(f"{verb}: '{tokens[i]}' needs a number, got '{tokens[i + 1]}'") from None
+        problems.append(f"go: '{word}' needs a number, got '{tokens[i + 1]}'")
+        known = tokens[i + 1].lower() in GO_WORDS
+        return (0 if word.lower() in CLOCKS else None), (i + 1 if known else i + 2)
     if n < 0:
-        raise ProtocolError(f"{verb}: '{tokens[i]}' must not be negative, got {n}")
-    return n
+        if word.lower() in CLOCKS:
+            return 0, i + 2
+        problems.append(f"go: '{word}' must not be negative, got {n}")
+        return None, i + 2
+    return n, i + 2
 
 
 class Dialect:
@@ -83,7 +104,9 @@ class Dialect:
     def parse_setoption(self, tokens: list[str]) -> tuple[str, str]:
         raise NotImplementedError
 
-    def parse_go(self, tokens: list[str], red_to_move: bool, millis: bool) -> Limits:
+    def parse_go(self, tokens: list[str], red_to_move: bool, millis: bool) -> tuple[Limits, list[str]]:
+        """The limits of a `go`, and the problems found in it (said as errors;
+        the `go` is still searched with the limits that could be read)."""
         raise NotImplementedError
 
     def score(self, score: int) -> str:
@@ -126,15 +149,17 @@ class Uci(Dialect):
             return " ".join(rest[:k]), " ".join(rest[k + 1:])
         return " ".join(rest), ""
 
-    def parse_go(self, tokens: list[str], red_to_move: bool, millis: bool = True) -> Limits:
+    def parse_go(self, tokens: list[str], red_to_move: bool, millis: bool = True) -> tuple[Limits, list[str]]:
         lim = Limits()
+        problems: list[str] = []
         clock: dict[str, int] = {}
         i = 1
         while i < len(tokens):
             t = tokens[i].lower()
             if t in ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate"):
-                clock[t] = _number(tokens, i, "go")
-                i += 2
+                n, i = _number(tokens, i, problems)
+                if n is not None:
+                    clock[t] = n
             elif t == "infinite":
                 lim.infinite = True
                 i += 1
@@ -147,7 +172,8 @@ class Uci(Dialect):
                     lim.searchmoves.append(tokens[i])
                     i += 1
             else:
-                raise ProtocolError(f"go: unknown word '{tokens[i]}'")
+                problems.append(f"go: unknown word '{tokens[i]}'")
+                i += 1
         lim.depth = clock.get("depth")
         lim.nodes = clock.get("nodes")
         if "movetime" in clock:
@@ -157,7 +183,7 @@ class Uci(Dialect):
             lim.my_time = clock[mine] / 1000
             lim.my_inc = clock.get(inc, 0) / 1000
         lim.movestogo = clock.get("movestogo")
-        return lim
+        return lim, problems
 
     def score(self, score: int) -> str:
         if abs(score) > MATE_BOUND:
@@ -184,8 +210,9 @@ class Ucci(Dialect):
             raise ProtocolError("setoption: expected 'setoption <name> [<value>]'")
         return tokens[1], " ".join(tokens[2:])
 
-    def parse_go(self, tokens: list[str], red_to_move: bool, millis: bool = False) -> Limits:
+    def parse_go(self, tokens: list[str], red_to_move: bool, millis: bool = False) -> tuple[Limits, list[str]]:
         lim = Limits()
+        problems: list[str] = []
         unit = 1000 if millis else 1
         i = 1
         while i < len(tokens):
@@ -201,7 +228,9 @@ class Ucci(Dialect):
                 i += 2
             elif t in ("depth", "nodes", "time", "increment", "movestogo",
                        "opptime", "oppincrement", "oppmovestogo"):
-                n = _number(tokens, i, "go")
+                n, i = _number(tokens, i, problems)
+                if n is None:
+                    continue
                 if t == "depth":
                     lim.depth = n
                 elif t == "nodes":
@@ -212,10 +241,10 @@ class Ucci(Dialect):
                     lim.my_inc = n / unit
                 elif t == "movestogo":
                     lim.movestogo = n
-                i += 2
             else:
-                raise ProtocolError(f"go: unknown word '{tokens[i]}'")
-        return lim
+                problems.append(f"go: unknown word '{tokens[i]}'")
+                i += 1
+        return lim, problems
 
     def score(self, score: int) -> str:
         return str(score)

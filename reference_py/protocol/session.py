@@ -6,10 +6,16 @@ thinks: `stop` makes the search end with its last completed iteration and
 waits for that `bestmove`, which comes within the back-end's stop latency
 (64 nodes of the reference, one py65 chunk of the ROM).  Commands come in
 any order: a `go` during a search first ends the old one (its `bestmove`
-first), `position` and `setoption` during a search apply to the next.  Bad
-input (an unknown command, a malformed FEN, an illegal move, a bad option)
-is answered with `info string error: ...` and leaves the session running;
-a `go` after a bad `position` answers no move rather than guess one.
+first), `position` and `setoption` during a search apply to the next.  Every
+`go` gets exactly one `bestmove`, in order: a search's answer is written
+before the session reads past the command that ended it (`stop`,
+`ucinewgame`, the next `go`, `quit`), so no answer can arrive after a later
+`go`.  Bad input (an unknown command, a malformed FEN, an illegal
+move, a bad option or `go` argument) is answered with `info string error:
+...` and leaves the session running; a `go` with a bad argument is still
+searched with what it says (a malformed or negative clock is a clock that
+has run out), and a `go` after a bad `position` answers no move rather
+than guess one.
 Everything the session does not write itself goes to stderr, so stray
 output can never corrupt the protocol.
 """
@@ -288,7 +294,9 @@ class Session:
         self.end_search()
         game = self.game
         red = game is None or game.pos.side == RED
-        limits = self.dialect.parse_go(tokens, red, self.values["usemillisec"] == "true")
+        limits, problems = self.dialect.parse_go(tokens, red, self.values["usemillisec"] == "true")
+        for problem in problems:          # said, and the go still answered: a bestmove for every go
+            self.error(problem)
         if game is None:
             self.error(f"go: no valid position ({self.bad_position})")
             self.send(self.dialect.bestmove(None))
