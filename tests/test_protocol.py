@@ -3,7 +3,7 @@
 any order, `stop`, bad input, `quit`, both rank conventions, and UCCI's
 banmoves, clock and probe.  The ROM's answers equal `tools.romengine
 search`: emu_tests/test_protocol_rom.py; a real client (XBoard through
-uci2wb against Fairy-Stockfish): tests/test_protocol_xboard.py.
+uci2wb against Fairy-Stockfish): emu_tests/test_protocol_xboard.py.
 """
 from __future__ import annotations
 
