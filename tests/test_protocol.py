@@ -130,7 +130,12 @@ def test_go_depth_and_nodes_shorten_the_level(name):
 @pytest.mark.parametrize("dialect", ["uci", "ucci"])
 def test_stop_answers_at_once(name, dialect):
     """`go infinite` at the strongest level, `stop` after a moment: the
-    bestmove comes within a second and is the last reported iteration's."""
+    bestmove comes promptly and is the last reported iteration's.  An
+    infinite search never answers by itself, so any answer is the stop's;
+    both engines' hosts check for it often (the reference every 64 nodes,
+    the ROM's driver between runs of cycles), well under a second apart
+    even for the ROM under py65, and the 3-second bound leaves room for a
+    loaded machine."""
     with engine(name, dialect) as e:
         e.send(dialect, "isready")
         e.until("readyok", 60)
@@ -141,7 +146,7 @@ def test_stop_answers_at_once(name, dialect):
         e.send("stop")
         lines = e.until("bestmove", 10)
         latency = time.monotonic() - t
-        assert latency < 1.0, f"stop took {latency:.2f} s"
+        assert latency < 3.0, f"stop took {latency:.2f} s"
         move = bestmove(lines)
         assert move in legal_after(["h2e2", "h9g7"])
         pvs = [l.split(" pv ")[1].split() for l in e.seen if l.startswith("info depth") and " pv " in l]
