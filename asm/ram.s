@@ -26,13 +26,13 @@
 ;                                                   over a soft reset), language 1
 ;                                                   (kept with the marks), the puzzle
 ;                                                   played 1
-;   engine, page 3  $0388-$03FF   114   120     6   rep_key_hi 56, rep_info 56,
-;                                                   s_fut_hi 2
-;   engine          $0400-$07FF  1001  1024    23   search 24, board 154 (at $0418),
+;   engine, page 3  $0388-$03FF   112   120     8   rep_key_hi 56, rep_info 56
+;   engine          $0400-$07FF  1009  1024    15   search 24, board 154 (at $0418),
 ;                                                   move stack 2 x 255 (from, to; the
 ;                                                   keys are in page 2), history 270,
-;                                                   result 13, chase scratch 30
-;   total                        2019  2048    29
+;                                                   result 13, s_fut_hi 8, chase
+;                                                   scratch 30
+;   total                        2025  2048    23
 ;
 ; The repetition ring costs 3 bytes an entry (key low, key high, rep_info:
 ; the check bit and the destination of the ply that led there, which the
@@ -40,8 +40,8 @@
 ; positions + SEARCH_MAX_DEPTH = 8 (Master's bare block): 168 bytes.  The
 ; judgement (in game_outcome, and in the search's draw_score) keeps its 30
 ; bytes of scratch in chase_scratch.  The killers (plies < KILLER_PLIES),
-; the PV (PV_PLIES moves) and the futility thresholds (by depth 1, 2) do not
-; grow with the depth.
+; the PV (PV_PLIES moves) and the futility thresholds' low bytes (by depth
+; 1, 2) do not grow with the depth.
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
@@ -225,7 +225,6 @@ puz_cur:         .res 1    ; the puzzle being played, its number (index + 1); 0:
 ; ======================= ENGINE (rest of page 3) ===========================
 rep_key_hi:      .res REP_RING_ENTRIES  ; repetition ring: key high bytes
 rep_info:        .res REP_RING_ENTRIES  ; repetition ring: REP_CHECK (bit 7) = the side to move is in check; bits 0-6 = the square (0-89) the move to it went to (the game's entries)
-s_fut_hi:        .res FUT_PLIES    ; search: futility threshold (static eval + margin) by depth - 1, high bytes
 ; ==========================================================================
 
 .segment "ENGINE_BSS"
@@ -260,6 +259,7 @@ s_res_pvlen:     .res 1    ; search output: PV length (0 = no legal move)
 s_res_depth:     .res 1    ; search output: depth of the last completed iteration
 s_res_score:     .res 2    ; search output: score, signed 16-bit
 s_res_book:      .res 1    ; search output: the book's opening + 1 when the move came from the book, else 0
+s_fut_hi:        .res SEARCH_MAX_DEPTH  ; search: per main-search ply, the futility threshold's high byte (FUT_OFF_HI: none, FUT_ON_HI: the quiet moves are futile; the low byte in s_fut_lo, by depth)
 ; ---- the perpetual-chase judgement (game_chase.s), while it runs
 chase_scratch:   .res CHASE_SCRATCH  ; game_chase: its scratch (ch_* names in game_chase.s)
 ; Outside a search the UI keeps history[0..89] (above).

@@ -337,23 +337,22 @@ quiet:
   ; then below every alpha, which keeps the test's meaning) and the later
   ; quiet moves test one byte.  FUT_OFF_HI ($7FFF: no futility) is as
   ; quick.  A threshold's high byte is neither (|static + margin| < $1000).
-  ; s_fut is indexed by the node's depth (1 or 2; prune_setup).
-  ldy s_depth,x
-  cpy #FUT_PLIES + 1
-  bcs fut_no           ; depth > 2: no futility
-  lda s_fut_hi-1,y
+  ; s_fut_hi is indexed by the ply, s_fut_lo by the node's depth (1 or 2;
+  ; prune_setup), read only to decide the first time.
+  lda s_fut_hi,x
   cmp #FUT_OFF_HI
-  beq fut_no           ; no futility at this node
+  beq make             ; no futility at this node (Y = the move's index)
   cmp #FUT_ON_HI
   beq futile           ; decided earlier in this node
-  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, {s_fut_lo-1,y}, {s_fut_hi-1,y}
+  ldy s_depth,x
+  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, {s_fut_lo-1,y}, {s_fut_hi,x}
   bmi fut_no           ; alpha < static + margin
   SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo,x}, {s_alpha_hi,x}
   bpl fut_no           ; alpha <= -MATE_BOUND
   lda #FUT_ON_HI
-  sta s_fut_hi-1,y
-futile:
+  sta s_fut_hi,x
   ldy s_cur,x          ; the move's index again (Y held the depth)
+futile:
   jsr eng_quiet_safe   ; legal, no check, not the king (without a make)?
   ldx eng_ply
   bcs fut_make

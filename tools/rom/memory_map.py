@@ -139,10 +139,10 @@ NOTES = """## How the RAM is laid out
   never shown (the PPU keeps its OAM meanwhile: rendering refreshes it).
 * Page 3 holds the VRAM queue and the attribute shadow, then the engine's
   `rep_key_hi`, `rep_info` (the ring's check bits and each ply's
-  destination), the search's result, and the futility highs.
+  destination) and the search's result.
 * Pages 4-7 hold the board (page-aligned, so `board,x` never crosses a
-  page), the move stack's moves (`ms_from`, `ms_to`), the history table
-  and the search's per-ply bytes, node counter and LFSR.
+  page), the move stack's moves (`ms_from`, `ms_to`), the history table,
+  the search's per-ply bytes, node counter and LFSR and the futility highs.
 * The per-ply arrays and the repetition ring are sized from the levels'
   depth + quiescence depth (tools/rom/gen_tables.py `ply_sizes`), so a
   deeper level grows them at the next build; one they no longer fit is
