@@ -27,12 +27,13 @@
 ;                                                   (kept with the marks), the puzzle
 ;                                                   played 1
 ;   engine, page 3  $0388-$03FF   112   120     8   rep_key_hi 56, rep_info 56
-;   engine          $0400-$07FF  1009  1024    15   search 24, board 154 (at $0418),
-;                                                   move stack 2 x 255 (from, to; the
-;                                                   keys are in page 2), history 270,
+;   engine          $0400-$07FF  1011  1024    13   move stack 2 x 255 (from, to, each
+;                                                   starting a page, 1 byte after each;
+;                                                   the keys are in page 2), search 24,
+;                                                   board 154 (at $0618), history 270,
 ;                                                   result 13, s_fut_hi 8, chase
 ;                                                   scratch 30
-;   total                        2025  2048    23
+;   total                        2027  2048    21
 ;
 ; The repetition ring costs 3 bytes an entry (key low, key high, rep_info:
 ; the check bit and the destination of the ply that led there, which the
@@ -228,10 +229,19 @@ rep_info:        .res REP_RING_ENTRIES  ; repetition ring: REP_CHECK (bit 7) = t
 ; ==========================================================================
 
 .segment "ENGINE_BSS"
-; ======================= ENGINE ($0400-) ==================================
+; ======================= ENGINE ($0400-$07FF) =============================
 ; UI overlay: between two searches (never across game_think) the board
 ; screen keeps its snapshot of the drawn pieces in history[0..89]
 ; (ui_board.s, drawn[]); eng_search re-initialises history anyway.
+; The move stack first: ms_from and ms_to each start a page, so that
+; ms_from,x / ms_to,x (and ,y) never cross one (4 cycles, not 5); the byte
+; after each is free (it takes score_quiets' sentinel for a list that ends
+; at MOVE_STACK_ENTRIES).
+ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
+eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
+ms_from_pad:     .res 256 - MOVE_STACK_ENTRIES  ; (ms_to starts the next page)
+ms_to:           .res MOVE_STACK_ENTRIES
+ms_to_pad:       .res 256 - MOVE_STACK_ENTRIES  ; (the search's bytes and the board start the next page)
 ; ---- search (eng_search*.s; engine/search.inc) ---------------------------
 s_depth:         .res SEARCH_PLIES        ; search: per main-search ply, the node's depth
 s_best:          .res SEARCH_PLIES        ; search: per main-search ply, the best move's index + 1 (0 = none yet)
@@ -248,10 +258,7 @@ s_lfsr:          .res 2                   ; search: seed (input), then the noise
 .if 2 * SEARCH_PLIES + 4 < 24             ; the bytes above: shallower levels pad them to 24
 board_pad:       .res 24 - (2 * SEARCH_PLIES + 4)  ; search: none at the shipped levels (the board 24 bytes into its page)
 .endif
-board:           .res BOARD_SIZE          ; padded 11x14 mailbox, at $0418 (below)
-ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
-eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
-ms_to:           .res MOVE_STACK_ENTRIES
+board:           .res BOARD_SIZE          ; padded 11x14 mailbox, at $0618 (below)
 history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
 s_res_from:      .res PV_PLIES  ; search output: the PV, from squares
 s_res_to:        .res PV_PLIES  ; search output: the PV, to squares
@@ -277,10 +284,11 @@ chase_scratch:   .res CHASE_SCRATCH  ; game_chase: its scratch (ch_* names in ga
 .assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "the UI and the NMI keep the stack's last 16 bytes"
 .assert >puz_solved = 3 && >(puz_solved + PUZ_SOLVED_BYTES - 1) = 3, error, "reset_handler keeps the solved marks in page 3"
 .assert ui_lang = puz_solved + PUZ_SOLVED_BYTES, error, "reset_handler keeps ui_lang with the solved marks"
-; The search's 24 bytes before the board put it at $0418: board+d,y and
+; The search's 24 bytes before the board put it at $0618: board+d,y and
 ; board+d,x read the board's page alone for every offset d of a move or a test
 ; (-24..24: an elephant's two diagonal steps) and every square, so no read
 ; crosses a page (4 cycles, not 5 for a negative d).
 .assert >(board - 24) = >(board + BOARD_SIZE + 24 - 1), error, "board+d,y must stay in the board's page for d = -24..24"
 .assert piece_sq >= $10, error, "piece_sq-$10,x must be a zero-page operand"
 .assert s_killers = $0100, error, "engine per-ply data must start page 1"
+.assert <ms_from = 0 && <ms_to = 0, error, "ms_from and ms_to must each start a page (no page-crossing read)"

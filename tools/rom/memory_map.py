@@ -139,10 +139,12 @@ NOTES = """## How the RAM is laid out
   never shown (the PPU keeps its OAM meanwhile: rendering refreshes it).
 * Page 3 holds the VRAM queue and the attribute shadow, then the engine's
   `rep_key_hi`, `rep_info` (the ring's check bits and each ply's
-  destination) and the search's result.
-* Pages 4-7 hold the board (page-aligned, so `board,x` never crosses a
-  page), the move stack's moves (`ms_from`, `ms_to`), the history table,
-  the search's per-ply bytes, node counter and LFSR and the futility highs.
+  destination).
+* Pages 4 and 5 hold the move stack's moves (`ms_from`, `ms_to`, each
+  starting its page, so `ms_from,x` never crosses one); pages 6-7 the
+  search's per-ply bytes, node counter and LFSR, the board (24 bytes into
+  page 6, so `board+d,y` never crosses a page), the history table, the
+  search's result and the futility highs.
 * The per-ply arrays and the repetition ring are sized from the levels'
   depth + quiescence depth (tools/rom/gen_tables.py `ply_sizes`), so a
   deeper level grows them at the next build; one they no longer fit is
