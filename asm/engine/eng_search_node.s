@@ -312,7 +312,7 @@ generated:
   sta pick_best        ; (score_moves' answer without one)
   ; ---- the moves (captures keyed, the quiet moves later, if reached)
 moves:
-  NEXT_PICK first, 1, $C0
+  NEXT_PICK first, $C0
   ; a later pick: never the PV move (its key $FF is the list's highest), so
   ; its key (A) tells a capture (KEY_CAPTURE and up) from a quiet move
   ; (killers and history keys are at most 127)

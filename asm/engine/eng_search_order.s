@@ -1,9 +1,8 @@
 ; eng_search_order.s: move ordering (docs/ENGINE.md "Move ordering keys"):
 ; the keys of a new list (score_moves: the PV move; the generators key the
 ; captures as they push), the lazy keys of the quiet moves (score_quiets:
-; killers and history, set up by key_setup), the selection picks (pick,
-; pick_swap; ab_node's NEXT_PICK has inline copies of pick's scan and of
-; pick_swap) and a
+; killers and history, set up by key_setup), the selection pick (pick; the
+; nodes' NEXT_PICK has an inline copy of its scan, and the swap) and a
 ; quiet move's reward after a cut-off or as the best move (reward: killers
 ; and history).
 
@@ -244,11 +243,13 @@ pv_found:
 ; PV move's, which the first pick took; a key reaching $FF stops at the
 ; bound anyway).  About 8.4 cycles per entry scanned (8 per unrolled pass),
 ; about 40 per call besides.
-; ab_node has an inline copy of the scan (NEXT_PICK ..., 1) and calls pick
-; only for a list that ends at MOVE_STACK_ENTRIES; q_node calls it always.
-; When end = MOVE_STACK_ENTRIES the byte after ms_key is saved and restored
-; around the scan (3 more bytes of stack).
+; The nodes' NEXT_PICK has an inline copy of the scan and calls pick only
+; for a list that ends at MOVE_STACK_ENTRIES.  When end = MOVE_STACK_ENTRIES
+; the byte after ms_key is saved and restored around the scan (3 more bytes
+; of stack).
 .proc pick
+  lda ms_key-1,y       ; the bound
+  sta pick_bound
   lda ply_first+1,x
   sta pick_end
   cmp #MOVE_STACK_ENTRIES
@@ -270,14 +271,6 @@ full:                  ; ms_key[end] is not ours: keep it
   pla
   sta ms_key+MOVE_STACK_ENTRIES
   txa
-  rts
-.endproc
-
-;;
-; Swaps entry X (key A) into entry Y (the selection step's swap).  Keeps
-; X, Y.  Clobbers A.
-.proc pick_swap
-  PICK_SWAP            ; (search_macros.inc; inline in ab_node's NEXT_PICK)
   rts
 .endproc
 

@@ -117,7 +117,7 @@ generated:
   lda gen_bi           ; no PV move: the first pick is the generator's
   sta pick_best        ; (score_moves' answer without one; evasion lists:
                        ; the quiet moves keyed later, if reached)
-  NEXT_PICK picked, 0, $40
+  NEXT_PICK picked, $40
   ldx eng_ply
   lda s_flags,x
   bmi make             ; in check: no delta pruning
