@@ -27,13 +27,13 @@
 ;                                                   (kept with the marks), the puzzle
 ;                                                   played 1
 ;   engine, page 3  $0388-$03FF   112   120     8   rep_key_hi 56, rep_info 56
-;   engine          $0400-$07FF  1011  1024    13   move stack 2 x 255 (from, to, each
+;   engine          $0400-$07FF  1013  1024    11   move stack 2 x 255 (from, to, each
 ;                                                   starting a page, 1 byte after each;
 ;                                                   the keys are in page 2), search 24,
 ;                                                   board 154 (at $0618), history 270,
-;                                                   result 13, s_fut_hi 8, chase
-;                                                   scratch 30
-;   total                        2027  2048    21
+;                                                   result 13, the evaluation's weights
+;                                                   2, s_fut_hi 8, chase scratch 30
+;   total                        2029  2048    19
 ;
 ; The repetition ring costs 3 bytes an entry (key low, key high, rep_info:
 ; the check bit and the destination of the ply that led there, which the
@@ -266,6 +266,8 @@ s_res_pvlen:     .res 1    ; search output: PV length (0 = no legal move)
 s_res_depth:     .res 1    ; search output: depth of the last completed iteration
 s_res_score:     .res 2    ; search output: score, signed 16-bit
 s_res_book:      .res 1    ; search output: the book's opening + 1 when the move came from the book, else 0
+eng_wleg:        .res 1    ; eng_eval: the active set's weakness per blocked horse leg (ev_wk_leg[eng_vset]; eng_load sets it)
+eng_weye:        .res 1    ; eng_eval: the active set's weakness per blocked elephant eye (ev_wk_eye[eng_vset]; eng_load sets it)
 s_fut_hi:        .res SEARCH_MAX_DEPTH  ; search: per main-search ply, the futility threshold's high byte (FUT_OFF_HI: none, FUT_ON_HI: the quiet moves are futile; the low byte in s_fut_lo, by depth)
 ; ---- the perpetual-chase judgement (game_chase.s), while it runs
 chase_scratch:   .res CHASE_SCRATCH  ; game_chase: its scratch (ch_* names in game_chase.s)
