@@ -103,7 +103,10 @@ code_tables_end:
 ;; in undo_key / undo_clock and updated; key = 0 (eng_make_q_check): they
 ;; are neither saved nor touched (eng_unmake_q does not restore them).
 ;; then (optional): the routine the body ends with, as a tail call
-;; (eng_legal_check), instead of an RTS.
+;; (eng_legal_check), instead of an RTS; then eng_chk is not set to $FF
+;; (not known): eng_legal_check writes it for a legal move, and an illegal
+;; one is taken back at once (nothing reads eng_chk before the unmake
+;; copies it back).
 .macro MAKE_BODY key, then
   .local capture, done
   ldx eng_ply
@@ -128,8 +131,10 @@ code_tables_end:
   lda eng_key+1
   sta undo_key_hi,x
   .endif
+  .ifblank then
   lda #$FF
   sta eng_chk          ; not known for the new position
+  .endif                ; (eng_legal_check writes it for a legal move)
   ; the board and the mover's square (Y = mk_to)
   ldx mk_from
   lda board,x          ; the mover's code
@@ -257,7 +262,9 @@ from_to:               ; A = mk_from, Y = mk_to
 ;;
 ; eng_make, then eng_legal_check (a tail call: one JSR/RTS less than the
 ; two calls): the main search's make.
-; Input: as eng_make.  Output: as eng_make, and A (N, Z) as eng_legal_check.
+; Input: as eng_make.  Output: as eng_make, and A (N, Z) as eng_legal_check;
+;   after an illegal move (A = $FF) eng_chk is still the check state of the
+;   position before the move, not $FF (the search unmakes it at once).
 ; Uses local+0..11.  Clobbers A, X, Y.
 ; Cycles: eng_make's + eng_legal_check's less 12.
 .proc eng_make_check
