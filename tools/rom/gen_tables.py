@@ -460,9 +460,12 @@ def data_tables(inp: Inputs) -> str:
     t += ["; sq90 index seen from Red (rank*9+file) and from Black (board turned); $FF off the board",
           "sq90_red:"] + _bytes(B.sq90(s, B.RED) if on[s] else 0xFF for s in range(B.BOARD_SIZE))
     t += ["sq90_black:"] + _bytes(B.sq90(s, B.BLACK) if on[s] else 0xFF for s in range(B.BOARD_SIZE))
-    t += ["; file 0-8 and rank 0-9 of each square; $FF off the board",
-          "sq_file:"] + _bytes(B.file_of(s) if on[s] else 0xFF for s in range(B.BOARD_SIZE))
-    t += ["sq_rank:"] + _bytes(B.rank_of(s) if on[s] else 0xFF for s in range(B.BOARD_SIZE))
+    # (sq_rank before sq_file: in the current layout that keeps sq_file[square]
+    # inside one page, which the evaluation reads 5 times a call; moving the
+    # tables moves the page-crossing reads: bench.rom_profile --pages)
+    t += ["; rank 0-9 and file 0-8 of each square; $FF off the board",
+          "sq_rank:"] + _bytes(B.rank_of(s) if on[s] else 0xFF for s in range(B.BOARD_SIZE))
+    t += ["sq_file:"] + _bytes(B.file_of(s) if on[s] else 0xFF for s in range(B.BOARD_SIZE))
     t += ["; padded square of each sq90 index 0-89 (rank-major from a0)",
           "sq_of90:"] + _bytes(B.PLAYABLE)
 
