@@ -332,26 +332,14 @@ quiet:
   ; as a node) when s_fut <= alpha and alpha > -MATE_BOUND.  Neither
   ; changes during a make, so this is decided before it; s_fut <= alpha
   ; also means ply > 0 and not in check (prune_setup).
-  ; Alpha only rises in the move loop, so once both hold they hold for the
-  ; rest of the node: the first time, s_fut_hi becomes FUT_ON_HI (s_fut is
-  ; then below every alpha, which keeps the test's meaning) and the later
-  ; quiet moves test one byte.  FUT_OFF_HI ($7FFF: no futility) is as
-  ; quick.  A threshold's high byte is neither (|static + margin| < $1000).
-  ; s_fut_hi is indexed by the ply, s_fut_lo by the node's depth (1 or 2;
-  ; prune_setup), read only to decide the first time.
+  ; Alpha changes only when a move raises it, so the condition is decided
+  ; then (FUT_UPDATE at `raise`) and when prune_setup sets the threshold:
+  ; once it holds s_fut_hi is FUT_ON_HI (s_fut is then below every alpha,
+  ; which keeps the test's meaning) and holds for the rest of the node, and
+  ; each quiet move tests that one byte (s_fut_hi is indexed by the ply).
   lda s_fut_hi,x
-  cmp #FUT_OFF_HI
-  beq make             ; no futility at this node (Y = the move's index)
   cmp #FUT_ON_HI
-  beq futile           ; decided earlier in this node
-  ldy s_depth,x
-  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, {s_fut_lo-1,y}, {s_fut_hi,x}
-  bmi fut_no           ; alpha < static + margin
-  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo,x}, {s_alpha_hi,x}
-  bpl fut_no           ; alpha <= -MATE_BOUND
-  lda #FUT_ON_HI
-  sta s_fut_hi,x
-  ldy s_cur,x          ; the move's index again (Y held the depth)
+  bne make             ; not futile (Y = the move's index)
 futile:
   jsr eng_quiet_safe   ; legal, no check, not the king (without a make)?
   ldx eng_ply
@@ -373,8 +361,6 @@ fut_make:              ; a king move, an illegal move or a check: made and
   ora #S_F_CCHECK
   sta s_flags-1,x
   jmp count
-fut_no:
-  ldy s_cur,x          ; the move's index again (Y held the depth)
 .endif
 make:
   tya
@@ -535,6 +521,16 @@ raise:
   sta s_alpha_lo,x
   lda rv+1
   sta s_alpha_hi,x
+.if ::PRUNE_ANY
+  lda s_fut_hi,x       ; a futility threshold not yet reached: again at
+  cmp #FUT_OFF_HI      ; the new alpha
+  beq :+
+  cmp #FUT_ON_HI
+  beq :+
+  ldy s_depth,x
+  FUT_UPDATE
+:
+.endif
   ldy s_cur,x
   iny
   tya

@@ -27,7 +27,9 @@ rfp_margin_hi:  .byte >RFP_MARGIN, >(2 * RFP_MARGIN)
 ; not in check, depth <= 2 it takes the static eval (no noise) and
 ;   reverse futility (depth <= RFP_DEPTH, null window, |beta| < MATE_BOUND):
 ;     static - RFP_MARGIN * depth >= beta: the node returns beta;
-;   futility threshold: s_fut = static + the depth's margin (0: off).
+;   futility threshold: s_fut = static + the depth's margin (0: off),
+;     s_fut_hi = FUT_ON_HI at once when s_fut <= alpha > -MATE_BOUND
+;     (FUT_UPDATE).
 ; Reverse futility asks eng_eval_ge whether static >= T = beta + RFP_MARGIN
 ; * depth (lazy: a lower bound may settle it without the exact static);
 ; without it T = $7FFF, which no evaluation reaches.
@@ -101,6 +103,7 @@ fut:
   lda rv+1
   adc fut_margin_hi-1,y
   sta s_fut_hi,x
+  FUT_UPDATE           ; futile already at this alpha?
 none:
   clc
   rts
