@@ -29,8 +29,8 @@
 ;   engine, page 3  $0388-$03FF   112   120     8   rep_key_hi 56, rep_info 56
 ;   engine          $0400-$07FF  1013  1024    11   move stack 2 x 255 (from, to, each
 ;                                                   starting a page, 1 byte after each;
-;                                                   the keys are in page 2), search 24,
-;                                                   board 154 (at $0618), history 270,
+;                                                   the keys are in page 2), history 270
+;                                                   (at $0600), search 24, board 154 (at $0726),
 ;                                                   result 13, the evaluation's weights
 ;                                                   2, s_fut_hi 8, chase scratch 30
 ;   total                        2029  2048    19
@@ -241,7 +241,11 @@ ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
 eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
 ms_from_pad:     .res 256 - MOVE_STACK_ENTRIES  ; (ms_to starts the next page)
 ms_to:           .res MOVE_STACK_ENTRIES
-ms_to_pad:       .res 256 - MOVE_STACK_ENTRIES  ; (the search's bytes and the board start the next page)
+ms_to_pad:       .res 256 - MOVE_STACK_ENTRIES  ; (the history table starts the next page)
+; Then the history table, starting page 6: its three rows (rook, cannon,
+; the others) all start in that page, so a row's pointer has one high byte
+; (score_quiets and reward set it once: >history).
+history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
 ; ---- search (eng_search*.s; engine/search.inc) ---------------------------
 s_depth:         .res SEARCH_PLIES        ; search: per main-search ply, the node's depth
 s_best:          .res SEARCH_PLIES        ; search: per main-search ply, the best move's index + 1 (0 = none yet)
@@ -255,11 +259,10 @@ s_delta_hi = s_best        ; search: per quiescence ply, stand pat + DELTA_MARGI
 s_nodes:         .res 2                   ; search: nodes searched (output, the UI's progress counter)
 s_lfsr:          .res 2                   ; search: seed (input), then the noise LFSR
 ; ---- end of search ---------------------------------------------------------
-.if 2 * SEARCH_PLIES + 4 < 24             ; the bytes above: shallower levels pad them to 24
-board_pad:       .res 24 - (2 * SEARCH_PLIES + 4)  ; search: none at the shipped levels (the board 24 bytes into its page)
+.if 2 * SEARCH_PLIES + 4 < 10             ; the bytes above: shallower levels pad them to 10
+board_pad:       .res 10 - (2 * SEARCH_PLIES + 4)  ; search: none at the shipped levels (the board at least 24 bytes into its page, after history's last 14)
 .endif
-board:           .res BOARD_SIZE          ; padded 11x14 mailbox, at $0618 (below)
-history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
+board:           .res BOARD_SIZE          ; padded 11x14 mailbox, at $0726 (below)
 s_res_from:      .res PV_PLIES  ; search output: the PV, from squares
 s_res_to:        .res PV_PLIES  ; search output: the PV, to squares
 s_res_pvlen:     .res 1    ; search output: PV length (0 = no legal move)
@@ -286,7 +289,8 @@ chase_scratch:   .res CHASE_SCRATCH  ; game_chase: its scratch (ch_* names in ga
 .assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "the UI and the NMI keep the stack's last 16 bytes"
 .assert >puz_solved = 3 && >(puz_solved + PUZ_SOLVED_BYTES - 1) = 3, error, "reset_handler keeps the solved marks in page 3"
 .assert ui_lang = puz_solved + PUZ_SOLVED_BYTES, error, "reset_handler keeps ui_lang with the solved marks"
-; The search's 24 bytes before the board put it at $0618: board+d,y and
+; The history table's last 14 bytes and the search's 24 before the board
+; put it 38 bytes into page 7 ($0726), at least 24: board+d,y and
 ; board+d,x read the board's page alone for every offset d of a move or a test
 ; (-24..24: an elephant's two diagonal steps) and every square, so no read
 ; crosses a page (4 cycles, not 5 for a negative d).
@@ -294,3 +298,4 @@ chase_scratch:   .res CHASE_SCRATCH  ; game_chase: its scratch (ch_* names in ga
 .assert piece_sq >= $10, error, "piece_sq-$10,x must be a zero-page operand"
 .assert s_killers = $0100, error, "engine per-ply data must start page 1"
 .assert <ms_from = 0 && <ms_to = 0, error, "ms_from and ms_to must each start a page (no page-crossing read)"
+.assert >history = >(history + 2 * 90), error, "the history rows must start in one page (score_quiets, reward: hist_row+1 = >history)"

@@ -141,10 +141,12 @@ NOTES = """## How the RAM is laid out
   `rep_key_hi`, `rep_info` (the ring's check bits and each ply's
   destination).
 * Pages 4 and 5 hold the move stack's moves (`ms_from`, `ms_to`, each
-  starting its page, so `ms_from,x` never crosses one); pages 6-7 the
-  search's per-ply bytes, node counter and LFSR, the board (24 bytes into
-  page 6, so `board+d,y` never crosses a page), the history table, the
-  search's result and the futility highs.
+  starting its page, so `ms_from,x` never crosses one); page 6 the history
+  table (its three rows start there, so a row's pointer has one high
+  byte); page 7, after the table's last bytes, the search's per-ply bytes,
+  node counter and LFSR, the board (so that `board+d,y` never crosses a
+  page), the search's result, the evaluation's weights and the futility
+  highs.
 * The per-ply arrays and the repetition ring are sized from the levels'
   depth + quiescence depth (tools/rom/gen_tables.py `ply_sizes`), so a
   deeper level grows them at the next build; one they no longer fit is
