@@ -266,7 +266,7 @@ from_to:               ; A = mk_from, Y = mk_to
 ;   after an illegal move (A = $FF) eng_chk is still the check state of the
 ;   position before the move, not $FF (the search unmakes it at once).
 ; Uses local+0..11.  Clobbers A, X, Y.
-; Cycles: eng_make's + eng_legal_check's less 12.
+; Cycles: eng_make's + eng_legal_check's less 17 (no JSR/RTS, no $FF store).
 .proc eng_make_check
   ldy ms_to,x
   lda ms_from,x
@@ -288,7 +288,7 @@ from_to:               ; A = mk_from, Y = mk_to
 ;   eng_legal_check.
 ; Cycles: eng_make's less the key (2 x 21, 22 more for a capture), the
 ;   Zobrist rows' pointers (12 per piece), the key's and clock's saves (24)
-;   and the clock's update (5, 3 for a capture), + eng_legal_check's less 12.
+;   and the clock's update (5, 3 for a capture), + eng_legal_check's less 17.
 .proc eng_make_q_check
   ldy ms_to,x
   lda ms_from,x
