@@ -527,9 +527,12 @@ skip:
 .macro GEN_PAWN own, fwd, half, cap
   .local done
   STEP fwd, own, cap, ::KIND_PAWN
-  lda sq_flags,y
-  and #half            ; still on the own half: forward only
-  bne done
+  cpy #::FIRST_SQ + 5 * ::BOARD_WIDTH  ; ranks 0-4 (Red's half, FLAG_RED_HALF) lie below
+  .if half = ::FLAG_RED_HALF
+  bcc done             ; still on the own half: forward only
+  .else
+  bcs done             ; still on the own half: forward only
+  .endif
   STEP ::LEFT, own, cap, ::KIND_PAWN
   STEP ::RIGHT, own, cap, ::KIND_PAWN
 done:
@@ -874,7 +877,7 @@ next_dir:
   GEN_CANNON RED_TAG, 0, gen_red_cannon_slow
 .endproc
 .proc gen_red_pawn
-  GEN_PAWN RED_TAG, ::UP, FLAG_RED_HALF, 0
+  GEN_PAWN RED_TAG, ::UP, ::FLAG_RED_HALF, 0
 .endproc
 
 .proc gen_black_king
@@ -904,7 +907,7 @@ next_dir:
   GEN_CANNON BLACK_TAG, 0, gen_black_cannon_slow
 .endproc
 .proc gen_black_pawn
-  GEN_PAWN BLACK_TAG, ::DOWN, FLAG_BLACK_HALF, 0
+  GEN_PAWN BLACK_TAG, ::DOWN, ::FLAG_BLACK_HALF, 0
 .endproc
 
 .proc cap_red_king
@@ -926,7 +929,7 @@ next_dir:
   GEN_CANNON RED_TAG, 1, 0
 .endproc
 .proc cap_red_pawn
-  GEN_PAWN RED_TAG, ::UP, FLAG_RED_HALF, 1
+  GEN_PAWN RED_TAG, ::UP, ::FLAG_RED_HALF, 1
 .endproc
 
 .proc cap_black_king
@@ -948,7 +951,7 @@ next_dir:
   GEN_CANNON BLACK_TAG, 1, 0
 .endproc
 .proc cap_black_pawn
-  GEN_PAWN BLACK_TAG, ::DOWN, FLAG_BLACK_HALF, 1
+  GEN_PAWN BLACK_TAG, ::DOWN, ::FLAG_BLACK_HALF, 1
 .endproc
 
 .segment "RODATA"
