@@ -26,13 +26,14 @@
 ;                                                   over a soft reset), language 1
 ;                                                   (kept with the marks), the puzzle
 ;                                                   played 1
-;   engine, page 3  $0388-$03FF   114   120     6   rep_key_hi 56, rep_info 56,
-;                                                   s_fut_hi 2
-;   engine          $0400-$07FF  1001  1024    23   search 24, board 154 (at $0418),
-;                                                   move stack 2 x 255 (from, to; the
-;                                                   keys are in page 2), history 270,
-;                                                   result 13, chase scratch 30
-;   total                        2019  2048    29
+;   engine, page 3  $0388-$03FF   112   120     8   rep_key_hi 56, rep_info 56
+;   engine          $0400-$07FF  1013  1024    11   move stack 2 x 255 (from, to, each
+;                                                   starting a page, 1 byte after each;
+;                                                   the keys are in page 2), history 270
+;                                                   (at $0600), search 24, board 154 (at $0726),
+;                                                   result 13, the evaluation's weights
+;                                                   2, s_fut_hi 8, chase scratch 30
+;   total                        2029  2048    19
 ;
 ; The repetition ring costs 3 bytes an entry (key low, key high, rep_info:
 ; the check bit and the destination of the ply that led there, which the
@@ -40,8 +41,8 @@
 ; positions + SEARCH_MAX_DEPTH = 8 (Master's bare block): 168 bytes.  The
 ; judgement (in game_outcome, and in the search's draw_score) keeps its 30
 ; bytes of scratch in chase_scratch.  The killers (plies < KILLER_PLIES),
-; the PV (PV_PLIES moves) and the futility thresholds (by depth 1, 2) do not
-; grow with the depth.
+; the PV (PV_PLIES moves) and the futility thresholds' low bytes (by depth
+; 1, 2) do not grow with the depth.
 ;
 ; The per-ply arrays are sized from the levels (tools/rom/gen_tables.py
 ; ply_sizes): ENG_PLIES = 10 undo entries and SEARCH_PLIES + 1 = 11
@@ -225,14 +226,26 @@ puz_cur:         .res 1    ; the puzzle being played, its number (index + 1); 0:
 ; ======================= ENGINE (rest of page 3) ===========================
 rep_key_hi:      .res REP_RING_ENTRIES  ; repetition ring: key high bytes
 rep_info:        .res REP_RING_ENTRIES  ; repetition ring: REP_CHECK (bit 7) = the side to move is in check; bits 0-6 = the square (0-89) the move to it went to (the game's entries)
-s_fut_hi:        .res FUT_PLIES    ; search: futility threshold (static eval + margin) by depth - 1, high bytes
 ; ==========================================================================
 
 .segment "ENGINE_BSS"
-; ======================= ENGINE ($0400-) ==================================
+; ======================= ENGINE ($0400-$07FF) =============================
 ; UI overlay: between two searches (never across game_think) the board
 ; screen keeps its snapshot of the drawn pieces in history[0..89]
 ; (ui_board.s, drawn[]); eng_search re-initialises history anyway.
+; The move stack first: ms_from and ms_to each start a page, so that
+; ms_from,x / ms_to,x (and ,y) never cross one (4 cycles, not 5); the byte
+; after each is free (it takes score_quiets' sentinel for a list that ends
+; at MOVE_STACK_ENTRIES).
+ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
+eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
+ms_from_pad:     .res 256 - MOVE_STACK_ENTRIES  ; (ms_to starts the next page)
+ms_to:           .res MOVE_STACK_ENTRIES
+ms_to_pad:       .res 256 - MOVE_STACK_ENTRIES  ; (the history table starts the next page)
+; Then the history table, starting page 6: its three rows (rook, cannon,
+; the others) all start in that page, so a row's pointer has one high byte
+; (score_quiets and reward set it once: >history).
+history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
 ; ---- search (eng_search*.s; engine/search.inc) ---------------------------
 s_depth:         .res SEARCH_PLIES        ; search: per main-search ply, the node's depth
 s_best:          .res SEARCH_PLIES        ; search: per main-search ply, the best move's index + 1 (0 = none yet)
@@ -246,20 +259,19 @@ s_delta_hi = s_best        ; search: per quiescence ply, stand pat + DELTA_MARGI
 s_nodes:         .res 2                   ; search: nodes searched (output, the UI's progress counter)
 s_lfsr:          .res 2                   ; search: seed (input), then the noise LFSR
 ; ---- end of search ---------------------------------------------------------
-.if 2 * SEARCH_PLIES + 4 < 24             ; the bytes above: shallower levels pad them to 24
-board_pad:       .res 24 - (2 * SEARCH_PLIES + 4)  ; search: none at the shipped levels (the board 24 bytes into its page)
+.if 2 * SEARCH_PLIES + 4 < 10             ; the bytes above: shallower levels pad them to 10
+board_pad:       .res 10 - (2 * SEARCH_PLIES + 4)  ; search: none at the shipped levels (the board at least 24 bytes into its page, after history's last 14)
 .endif
-board:           .res BOARD_SIZE          ; padded 11x14 mailbox, at $0418 (below)
-ms_from:         .res MOVE_STACK_ENTRIES  ; move stack, shared by all plies
-eng_load_buf = ms_from     ; eng_load's input, 90 bytes: no move on the stack is live around eng_load and eng_rebuild, which empty it
-ms_to:           .res MOVE_STACK_ENTRIES
-history:         .res HISTORY_SIZE        ; search: history table (3 x 90)
+board:           .res BOARD_SIZE          ; padded 11x14 mailbox, at $0726 (below)
 s_res_from:      .res PV_PLIES  ; search output: the PV, from squares
 s_res_to:        .res PV_PLIES  ; search output: the PV, to squares
 s_res_pvlen:     .res 1    ; search output: PV length (0 = no legal move)
 s_res_depth:     .res 1    ; search output: depth of the last completed iteration
 s_res_score:     .res 2    ; search output: score, signed 16-bit
 s_res_book:      .res 1    ; search output: the book's opening + 1 when the move came from the book, else 0
+eng_wleg:        .res 1    ; eng_eval: the active set's weakness per blocked horse leg (ev_wk_leg[eng_vset]; eng_load sets it)
+eng_weye:        .res 1    ; eng_eval: the active set's weakness per blocked elephant eye (ev_wk_eye[eng_vset]; eng_load sets it)
+s_fut_hi:        .res SEARCH_MAX_DEPTH  ; search: per main-search ply, the futility threshold's high byte (FUT_OFF_HI: none, FUT_ON_HI: the quiet moves are futile; the low byte in s_fut_lo, by depth)
 ; ---- the perpetual-chase judgement (game_chase.s), while it runs
 chase_scratch:   .res CHASE_SCRATCH  ; game_chase: its scratch (ch_* names in game_chase.s)
 ; Outside a search the UI keeps history[0..89] (above).
@@ -277,10 +289,13 @@ chase_scratch:   .res CHASE_SCRATCH  ; game_chase: its scratch (ch_* names in ga
 .assert ENGINE_STACK_FLOOR = STACK_FLOOR + 16, error, "the UI and the NMI keep the stack's last 16 bytes"
 .assert >puz_solved = 3 && >(puz_solved + PUZ_SOLVED_BYTES - 1) = 3, error, "reset_handler keeps the solved marks in page 3"
 .assert ui_lang = puz_solved + PUZ_SOLVED_BYTES, error, "reset_handler keeps ui_lang with the solved marks"
-; The search's 24 bytes before the board put it at $0418: board+d,y and
+; The history table's last 14 bytes and the search's 24 before the board
+; put it 38 bytes into page 7 ($0726), at least 24: board+d,y and
 ; board+d,x read the board's page alone for every offset d of a move or a test
 ; (-24..24: an elephant's two diagonal steps) and every square, so no read
 ; crosses a page (4 cycles, not 5 for a negative d).
 .assert >(board - 24) = >(board + BOARD_SIZE + 24 - 1), error, "board+d,y must stay in the board's page for d = -24..24"
 .assert piece_sq >= $10, error, "piece_sq-$10,x must be a zero-page operand"
 .assert s_killers = $0100, error, "engine per-ply data must start page 1"
+.assert <ms_from = 0 && <ms_to = 0, error, "ms_from and ms_to must each start a page (no page-crossing read)"
+.assert >history = >(history + 2 * 90), error, "the history rows must start in one page (score_quiets, reward: hist_row+1 = >history)"

@@ -22,7 +22,9 @@ with the source line from rom/xiangqi.lst, macro expansions included).
 
 --pages adds the taken branches whose target is on another page (each costs
 one more cycle; moving code moves them): the total per routine and the
-costliest branches.  A change that only moves code (a file split, a new
+costliest branches; then the same for the indexed reads (abs,X, abs,Y,
+(zp),Y) whose address lies on another page than their base (one more cycle
+each; moving a table or a RAM array moves them).  A change that only moves code (a file split, a new
 routine before the search) changes the cycle count by exactly the change
 of this total.
 
@@ -73,6 +75,7 @@ class Profile:
         self.total = 0
         self.pcs: Counter = Counter()    # cycles per instruction address
         self.page_cross: Counter = Counter()   # taken branches to another page, per branch address
+        self.read_cross: Counter = Counter()   # indexed reads across a page, per instruction address
 
     def name_at(self, pc: int) -> str:
         return self.names[bisect.bisect_right(self.starts, pc) - 1]
@@ -82,6 +85,7 @@ class Profile:
         cpu = rs.cpu
         real_call = cpu.call
         excl, incl, calls, pcs, cross = self.excl, self.incl, self.calls, self.pcs, self.page_cross
+        rcross = self.read_cross
         starts, names = self.starts, self.names
         # one name index per PC, cached
         cache: dict[int, str] = {}
@@ -119,8 +123,11 @@ class Profile:
                         nm = cache[pc] = names[bisect.bisect_right(starts, pc) - 1]
                     excl[nm] += c
                     pcs[pc] += c
-                    if op in BRANCH_OPS and (mpu.pc ^ (pc + 2)) & 0xFF00:
-                        cross[pc] += 1
+                    if op in BRANCH_OPS:
+                        if (mpu.pc ^ (pc + 2)) & 0xFF00:
+                            cross[pc] += 1
+                    elif mpu.excycles:               # an indexed read across a page
+                        rcross[pc] += mpu.excycles
                     if op == 0x20:                       # JSR: cycles of the JSR go to the callee
                         callee = cache.get(mpu.pc)
                         if callee is None:
@@ -198,7 +205,8 @@ def line_table(prof: Profile, routine: str, top: int) -> list[str]:
 
 
 def page_table(prof: Profile, top: int) -> list[str]:
-    """Taken branches to another page: the total per routine, then the costliest branches."""
+    """Taken branches to another page, then indexed reads across a page: the total
+    per routine, then the costliest instructions."""
     src = listing_lines()
     per: Counter = Counter()
     for pc, n in prof.page_cross.items():
@@ -208,6 +216,14 @@ def page_table(prof: Profile, top: int) -> list[str]:
     out += [f"| `{r}` | {n:,} |" for r, n in per.most_common(top)]
     out += ["", "| branch | cycles | source |", "|---|---|---|"]
     out += [f"| ${pc:04X} | {n:,} | `{src.get(pc, '?')}` |" for pc, n in prof.page_cross.most_common(top)]
+    per = Counter()
+    for pc, n in prof.read_cross.items():
+        per[prof.name_at(pc)] += n
+    out += ["", f"Indexed reads across a page: {sum(per.values()):,} cycles", "",
+            "| routine | cycles |", "|---|---|"]
+    out += [f"| `{r}` | {n:,} |" for r, n in per.most_common(top)]
+    out += ["", "| read | cycles | source |", "|---|---|---|"]
+    out += [f"| ${pc:04X} | {n:,} | `{src.get(pc, '?')}` |" for pc, n in prof.read_cross.most_common(top)]
     return out
 
 
@@ -220,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=30, help="routines to list")
     ap.add_argument("--lines", action="append", default=[], metavar="ROUTINE",
                     help="also list the costliest instructions of ROUTINE (repeatable)")
-    ap.add_argument("--pages", action="store_true", help="also list the taken branches to another page")
+    ap.add_argument("--pages", action="store_true", help="also list the taken branches to another page and the indexed reads across one")
     args = ap.parse_args(argv)
     rs = RomSearch()
     fens = [args.fen] if args.fen else suite_fens()[args.skip:args.skip + args.positions]

@@ -650,9 +650,10 @@ fast:
 ; Its only entry is the tail call of eng_make_check / eng_make_q_check: the
 ; fast path reads the move from local+0 / local+1 (mk_from / mk_to, which
 ; eng_make leaves there; fl_to = local+1).
-; Output: A = $FF (N = 1) when the move is illegal (eng_chk not known:
-;   $FF); else A = eng_chk = 1 when the side now to move is in check, 0
-;   when not (N = 0, Z = 1: no check), as eng_gives_check keeps it.
+; Output: A = $FF (N = 1) when the move is illegal (eng_chk not written:
+;   it still holds the state of the position before the move, which the
+;   unmake restores); else A = eng_chk = 1 when the side now to move is in
+;   check, 0 when not (N = 0, Z = 1: no check), as eng_gives_check keeps it.
 ; The fast path (eng_ply >= 2 and the mover known not in check before the
 ; move: eng_is_legal's and eng_gives_check's fast tests) runs the mover's
 ; FAST_LEGAL test with a tail that goes straight on to the other king's

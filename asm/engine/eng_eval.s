@@ -43,8 +43,8 @@
 .include "search.inc"
 
 acc  = local+0         ; 2 bytes: the score being built, then the result
-wleg = local+2         ; the set's weakness per blocked horse leg (ev_wk_leg)
-weye = local+3         ;   and per blocked elephant eye (ev_wk_eye)
+; (the set's weakness per blocked horse leg and per blocked elephant eye:
+; eng_wleg, eng_weye, which eng_load copies from ev_wk_leg / ev_wk_eye)
 kq   = local+4         ; ev_cannon: the own king's square (CANNON_ON_FILE)
 kf   = local+5         ;   and its file ($7F: no king, no file)
 wsum = local+6         ; ev_cannon: the weakness being summed
@@ -138,21 +138,22 @@ done:
 skip:
 .endmacro
 
-;; A += wleg when board+d,y holds a piece (not empty, not off the board).
-;; C = 0 in and out.  Clobbers X.  7 cycles when empty, 11 when blocked
-;; (board+d,y never crosses a page: asm/ram.s).
+;; A += eng_wleg when board+d,y holds a piece (not empty, not off the
+;; board).  C = 0 in and out.  Clobbers X.  7 cycles when empty, 12 when
+;; blocked (board+d,y never crosses a page: asm/ram.s).
 .macro LEG d
   .local skip
   ldx a:board+(d),y    ; (a: absolute: ca65 rejects `ldx board+(d),y` for d < 0)
   beq skip
   bmi skip             ; SQ_OFFBOARD ($FF); piece codes are $10-$2F
-  adc wleg
+  adc eng_wleg
 skip:
 .endmacro
 
-;; The horse in `slot` (if on the board): A += wleg per occupied orthogonal
-;; neighbour (its legs).  C = 0 in and out.  Clobbers X, Y.  5 cycles for
-;; an empty slot, about 35 for a horse with no leg blocked, +4 per blocked leg.
+;; The horse in `slot` (if on the board): A += eng_wleg per occupied
+;; orthogonal neighbour (its legs).  C = 0 in and out.  Clobbers X, Y.  5
+;; cycles for an empty slot, about 35 for a horse with no leg blocked, +5
+;; per blocked leg.
 .macro HORSE_LEGS slot
   .local skip
   ldy piece_sq+slot
@@ -164,7 +165,7 @@ skip:
 skip:
 .endmacro
 
-;; A += weye when the eye at d is occupied and its target (2d) lies on the
+;; A += eng_weye when the eye at d is occupied and its target (2d) lies on the
 ;; own half (FLAG_*_HALF `half`).  C = 0 in and out.  Clobbers X.
 ;; 7 cycles when the eye is empty (board+d,y never crosses a page: asm/ram.s).
 .macro EYE d, half
@@ -177,26 +178,26 @@ skip:
   and #half
   beq no
   txa
-  adc weye
+  adc eng_weye
   bcc done             ; always (C = 0: no add carries)
 no:
   txa
 done:
 .endmacro
 
-;; A += weye when the eye at d holds a piece (the eye of an elephant on a
-;; rank where the eye is on the board and its target on the own half: no
+;; A += eng_weye when the eye at d holds a piece (the eye of an elephant on
+;; a rank where the eye is on the board and its target on the own half: no
 ;; test of either).  C = 0 in and out.  Clobbers X.  7 cycles when empty,
-;; 9 when blocked.
+;; 10 when blocked.
 .macro EYE_ON d
   .local skip
   ldx a:board+(d),y    ; (a: absolute: ca65 rejects `ldx board+(d),y` for d < 0)
   beq skip
-  adc weye
+  adc eng_weye
 skip:
 .endmacro
 
-;; The elephant in `slot` (if on the board): A += weye per blocked eye.
+;; The elephant in `slot` (if on the board): A += eng_weye per blocked eye.
 ;; An elephant stands on one of its side's 7 squares (fen.py; eng_load
 ;; assumes it, as the capture generator does), so its rank says which
 ;; eyes count: on its back rank (0 for Red, 9 for Black) the two towards
@@ -206,51 +207,54 @@ skip:
 ;; the a- or i-file, reads SQ_OFFBOARD), whose targets all lie on the own
 ;; half.  That is EYE's test (occupied, target on the own half) for each
 ;; eye, without the half test (EYE keeps it on the middle rank only).  C = 0
-;; in and out.  Clobbers X, Y.  5 cycles for an empty slot; with no eye
-;; blocked 27-30 on the back or river rank (EYE's four tests: 37 / 33) and
-;; 44-50 on the middle rank (33-37), + 2 per blocked eye (EYE_ON), + 9 on
-;; the middle rank (EYE).
+;; in and out.  Clobbers X, Y.  8 cycles for an empty slot; with no eye
+;; blocked 27-32 on the back or river rank (EYE's four tests: 37 / 33) and
+;; 42-48 on the middle rank (the rank tested last: its four EYE tests
+;; would put the other ranks out of a branch's reach), + 3 per blocked eye
+;; (EYE_ON), + 10 on the middle rank (EYE).
 .macro ELEPHANT_EYES slot, half, red
-  .local skip, back, river
+  .local skip, back, middle, out
   ldy piece_sq+slot
-  beq skip
+  beq out              ; no elephant (C = 0: `out` is in reach, skip is not)
   .if red
   cpy #FIRST_SQ + 1 * BOARD_WIDTH
   bcc back             ; rank 0 (C = 0)
   cpy #FIRST_SQ + 3 * BOARD_WIDTH
-  bcs river            ; rank 4 (C = 1)
-  EYE DIR_UP+DIR_RIGHT, half      ; rank 2 (C = 0)
-  EYE DIR_UP+DIR_LEFT, half
-  EYE DIR_DOWN+DIR_RIGHT, half
-  EYE DIR_DOWN+DIR_LEFT, half
-  bcc skip             ; always (C = 0)
+  bcc middle           ; rank 2 (C = 0)
+  clc                  ; rank 4
+  EYE_ON DIR_DOWN+DIR_RIGHT
+  EYE_ON DIR_DOWN+DIR_LEFT
+  bcc skip             ; always
 back:
   EYE_ON DIR_UP+DIR_RIGHT
   EYE_ON DIR_UP+DIR_LEFT
+out:
   bcc skip             ; always
-river:
-  clc
-  EYE_ON DIR_DOWN+DIR_RIGHT
-  EYE_ON DIR_DOWN+DIR_LEFT
-  .else
-  cpy #FIRST_SQ + 9 * BOARD_WIDTH
-  bcs back             ; rank 9 (C = 1)
-  cpy #FIRST_SQ + 6 * BOARD_WIDTH
-  bcc river            ; rank 5 (C = 0)
-  clc                  ; rank 7
+middle:
   EYE DIR_UP+DIR_RIGHT, half
   EYE DIR_UP+DIR_LEFT, half
   EYE DIR_DOWN+DIR_RIGHT, half
   EYE DIR_DOWN+DIR_LEFT, half
-  bcc skip             ; always (C = 0)
+  .else
+  cpy #FIRST_SQ + 9 * BOARD_WIDTH
+  bcs back             ; rank 9 (C = 1)
+  cpy #FIRST_SQ + 6 * BOARD_WIDTH
+  bcs middle           ; rank 7 (C = 1)
+  EYE_ON DIR_UP+DIR_RIGHT         ; rank 5 (C = 0)
+  EYE_ON DIR_UP+DIR_LEFT
+out:
+  bcc skip             ; always
 back:
   clc
   EYE_ON DIR_DOWN+DIR_RIGHT
   EYE_ON DIR_DOWN+DIR_LEFT
   bcc skip             ; always
-river:
-  EYE_ON DIR_UP+DIR_RIGHT
-  EYE_ON DIR_UP+DIR_LEFT
+middle:
+  clc
+  EYE DIR_UP+DIR_RIGHT, half
+  EYE DIR_UP+DIR_LEFT, half
+  EYE DIR_DOWN+DIR_RIGHT, half
+  EYE DIR_DOWN+DIR_LEFT, half
   .endif
 skip:
 .endmacro
@@ -293,7 +297,7 @@ skip:
 ;; Clobbers X, Y.  About 96 cycles with no horse, elephant, rook or cannon
 ;; on the board; with two of each, nothing blocked and no enemy piece on the
 ;; king's file about 200 with the elephants on their back rank (about 230
-;; with both on the middle rank: ELEPHANT_EYES); + 4 per blocked leg, + 2-9
+;; with both on the middle rank: ELEPHANT_EYES); + 5 per blocked leg, + 3-10
 ;; per blocked eye, + ev_cannon per enemy cannon on the king's file.
 .macro WEAKNESS own, enemy, half
   ldy piece_sq+own+SLOT_KING
@@ -347,17 +351,17 @@ below:
 ; reference evaluate(pos, tables of the active weight set); no noise.
 ; eng_eval_ge with T = $7FFF, which no evaluation reaches (|e| <=
 ; EVAL_ABS_MAX): always the exact value.
-; Input: the position (eng_score, eng_mterm, piece lists, board, eng_side)
-;   and eng_vset (the weight set whose values eng_score and eng_mterm hold).
+; Input: the position (eng_score, eng_mterm, piece lists, board, eng_side),
+;   eng_vset (the weight set whose values eng_score and eng_mterm hold) and
+;   that set's eng_wleg / eng_weye (eng_load copies them).
 ; Output: A = low byte, X = high byte of the signed 16-bit score; also in
 ;   local+0..1; C = 1; local+12..13 = $7FFF.
 ; Uses local+0..7 and 2 bytes of stack (ev_cannon, eng_eval_basic); keeps
 ; local+8..11 and local+14..15.  Clobbers A, X, Y.
 ; Cycles (to the final RTS): 92-94 with a material+PST set ("basic"); with
-;   the knowledge terms ("full") 396 / 530 / 827 (min / median / max) over
-;   the 264 positions without a bare side among the 520 of
-;   emu_tests/test_romsearch_eval.py, 686 / 1,615 / 2,413 over the 256 with
-;   one (eng_eval_endgame); the test prints the cycles over all of them.
+;   the knowledge terms ("full") 389 / 672 / 2,390 (min / median / max)
+;   over the 520 positions of emu_tests/test_romsearch_eval.py, which prints
+;   them (about half of them with a bare side: eng_eval_endgame).
 .proc eng_eval
   lda #$FF
   sta eval_t
@@ -382,8 +386,8 @@ below:
 ; local+8..15.  Clobbers A, X, Y.
 ; Cycles (to the final RTS): 82-83 with a material+PST set ("basic"); with
 ;   the knowledge terms ("full"), over thresholds around e on 130 of the
-;   test positions (emu_tests/test_romsearch_eval.py prints them): 312
-;   (median) when the bound settles e >= T, 413 / 702 / 2,196 (min /
+;   test positions (emu_tests/test_romsearch_eval.py prints them): 271
+;   (median) when the bound settles e >= T, 389 / 678 / 2,191 (min /
 ;   median / max) when e < T, those with a bare side (eng_eval_endgame,
 ;   no bound) included; in a search: bench.rom_profile.
 .proc eng_eval_ge
@@ -425,10 +429,6 @@ bare:
   lda eng_score+1
   adc eng_mterm+1
   sta acc+1
-  lda ev_wk_leg,x      ; this set's weights for WEAKNESS
-  sta wleg
-  lda ev_wk_eye,x
-  sta weye
   lda eng_side
   beq red
   sty acc

@@ -22,7 +22,7 @@
 ;   eng_clock plies since the last capture
 ;   eng_vset  weight set (EVAL_SET_*) whose value table gives eng_score
 ; Output: board, piece_sq, counts, eng_score, eng_key, eng_mterm
-;   (eng_mterm_calc), eng_vbase set; eng_ply = 0, ms_top = 0 (the move
+;   (eng_mterm_calc), eng_vbase, eng_wleg and eng_weye set; eng_ply = 0, ms_top = 0 (the move
 ;   stack is emptied), eng_chk = $FF.  (A piece's kind is a constant of its
 ;   code: code_kind, code_pk.)
 ; Uses local+0..12.  Clobbers A, X, Y.
@@ -72,6 +72,11 @@ sq     = local+12
   adc eng_vbase
   .endrepeat
   sta eng_vbase
+  ldx eng_vset         ; the set's weakness weights, for eng_eval's WEAKNESS
+  lda ev_wk_leg,x
+  sta eng_wleg
+  lda ev_wk_eye,x
+  sta eng_weye
 
   ; place the pieces in ascending square order
   lda #0

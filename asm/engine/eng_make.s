@@ -99,10 +99,14 @@ code_tables_end:
 .assert >(code_pk - CODE_BASE) = >(code_tables_end - 1), error, "code_pk-CODE_BASE .. code_kind+31 must lie in one page (no page-crossing cycle): move the tables"
 
 ;; eng_make's body from the board's save on (A = mk_from, Y = mk_to, both
-;; also in mk_from / mk_to).  key = 1: eng_key is updated; key = 0
-;; (eng_make_q_check): it is not (it is still saved in undo_key, which
-;; eng_unmake copies back).  then (optional): the routine the body ends
-;; with, as a tail call (eng_legal_check), instead of an RTS.
+;; also in mk_from / mk_to).  key = 1: eng_key and eng_clock are saved
+;; in undo_key / undo_clock and updated; key = 0 (eng_make_q_check): they
+;; are neither saved nor touched (eng_unmake_q does not restore them).
+;; then (optional): the routine the body ends with, as a tail call
+;; (eng_legal_check), instead of an RTS; then eng_chk is not set to $FF
+;; (not known): eng_legal_check writes it for a legal move, and an illegal
+;; one is taken back at once (nothing reads eng_chk before the unmake
+;; copies it back).
 .macro MAKE_BODY key, then
   .local capture, done
   ldx eng_ply
@@ -111,20 +115,26 @@ code_tables_end:
   lda board,y
   sta undo_cap,x
   sta mk_cap
+  .if key
   lda eng_clock
   sta undo_clock,x
+  .endif
   lda eng_chk
   sta undo_check,x
   lda eng_score        ; eng_unmake copies the score and key back
   sta undo_score_lo,x
   lda eng_score+1
   sta undo_score_hi,x
+  .if key
   lda eng_key
   sta undo_key_lo,x
   lda eng_key+1
   sta undo_key_hi,x
+  .endif
+  .ifblank then
   lda #$FF
   sta eng_chk          ; not known for the new position
+  .endif                ; (eng_legal_check writes it for a legal move)
   ; the board and the mover's square (Y = mk_to)
   ldx mk_from
   lda board,x          ; the mover's code
@@ -152,7 +162,9 @@ code_tables_end:
   ; a capture: the victim leaves the lists (Y = to)
   ldx mk_cap
   bne capture
+  .if key
   inc eng_clock
+  .endif
   lda eng_side
   eor #1
   sta eng_side
@@ -165,7 +177,9 @@ code_tables_end:
 capture:
   lda #0
   sta piece_sq-CODE_BASE,x
+  .if key
   sta eng_clock
+  .endif
   lda code_pk-CODE_BASE,x
   tax                  ; X = (side^1)*8 + kind of the victim
   dec counts,x
@@ -248,9 +262,11 @@ from_to:               ; A = mk_from, Y = mk_to
 ;;
 ; eng_make, then eng_legal_check (a tail call: one JSR/RTS less than the
 ; two calls): the main search's make.
-; Input: as eng_make.  Output: as eng_make, and A (N, Z) as eng_legal_check.
+; Input: as eng_make.  Output: as eng_make, and A (N, Z) as eng_legal_check;
+;   after an illegal move (A = $FF) eng_chk is still the check state of the
+;   position before the move, not $FF (the search unmakes it at once).
 ; Uses local+0..11.  Clobbers A, X, Y.
-; Cycles: eng_make's + eng_legal_check's less 12.
+; Cycles: eng_make's + eng_legal_check's less 17 (no JSR/RTS, no $FF store).
 .proc eng_make_check
   ldy ms_to,x
   lda ms_from,x
@@ -260,18 +276,19 @@ from_to:               ; A = mk_from, Y = mk_to
 .endproc
 
 ;;
-; eng_make without the Zobrist key's update, then eng_legal_check (a tail
-; call), for the quiescence search, where nothing reads eng_key (no
-; repetition test, no history push): the key is still saved in undo_key
-; and eng_unmake copies it back, so after the unmake of a quiescence move
-; eng_key is right again; in between it is the key of the position where
-; the quiescence search began.
+; eng_make without the Zobrist key and the clock, then eng_legal_check (a
+; tail call), for the quiescence search, where nothing reads eng_key or
+; eng_clock (no repetition or draw test, no history push): neither is
+; saved in undo_key / undo_clock nor changed, and eng_unmake_q, which
+; takes such a move back, leaves both as they are.  Through the whole
+; quiescence search they are those of the position where it began.
 ; Input, uses and clobbers: as eng_make.  Output: as eng_make, but eng_key
-;   is not that of the new position; A (N, Z) as eng_legal_check.
-; Cycles: eng_make's less the key (2 x 21, 22 more for a capture) and the
-;   Zobrist rows' pointers (12 per piece), + eng_legal_check's less 12:
-;   296 a call of its own, 502 with eng_mterm_sum (nearly all captures),
-;   in bench.rom_profile --level Master --positions 4, before the tail call.
+;   and eng_clock are those of the position before the move (and
+;   undo_key / undo_clock of the ply are not written); A (N, Z) as
+;   eng_legal_check.
+; Cycles: eng_make's less the key (2 x 21, 22 more for a capture), the
+;   Zobrist rows' pointers (12 per piece), the key's and clock's saves (24)
+;   and the clock's update (5, 3 for a capture), + eng_legal_check's less 17.
 .proc eng_make_q_check
   ldy ms_to,x
   lda ms_from,x
@@ -288,37 +305,34 @@ from_to:               ; A = mk_from, Y = mk_to
   jmp eng_make::from_to
 .endproc
 
-;;
-; Takes back the last eng_make.
-; Input: eng_ply >= 1.  Output: the position before that make: the board,
-;   piece lists and counts put back, eng_score, eng_key, eng_clock and
-;   eng_chk copied from undo_*, eng_mterm too after a capture (from
-;   undo_mterm_lo/hi); eng_ply - 1.
-; Uses local+2 (a capture).  Clobbers A, X, Y.
-; Cycles: 104 for a quiet move, 145 for a capture (middlegames,
-;   bench/rom_bench.py; 116 a call on average in bench.rom_profile --level
-;   Master --positions 4 --skip 2).
-.assert SQ_EMPTY = 0, error, "eng_make and eng_unmake read undo_cap = SQ_EMPTY as no capture (bne)"
-.proc eng_unmake
+;; eng_unmake's body.  key = 1: eng_clock and eng_key are copied back
+;; from undo_clock / undo_key; key = 0 (eng_unmake_q): they are not (the
+;; make was eng_make_q_check's, which neither saved nor changed them).
+.macro UNMAKE_BODY key
+  .local capture
   dec eng_ply
   ldy eng_ply          ; Y = ply (undo_* reads are absolute,y: 4 cycles too)
+  .if key
   lda undo_clock,y
   sta eng_clock
+  .endif
   lda undo_check,y
   sta eng_chk
   lda undo_score_lo,y
   sta eng_score
   lda undo_score_hi,y
   sta eng_score+1
+  .if key
   lda undo_key_lo,y
   sta eng_key
   lda undo_key_hi,y
   sta eng_key+1
+  .endif
   lda eng_side
   eor #1
   sta eng_side         ; the side that made the move
   lda undo_cap,y
-  bne @capture
+  bne capture
   ; a quiet move: the mover goes back, `to` is empty again
   ldx undo_to,y        ; X = to
   lda undo_from,y
@@ -330,7 +344,7 @@ from_to:               ; A = mk_from, Y = mk_to
   ldx board,y          ; X = code of the mover
   sty piece_sq-CODE_BASE,x
   rts
-@capture:              ; A = the victim's code, Y = ply
+capture:               ; A = the victim's code, Y = ply
   tax
   lda undo_to,y        ; the victim comes back to `to`
   sta piece_sq-CODE_BASE,x
@@ -352,4 +366,29 @@ from_to:               ; A = mk_from, Y = mk_to
   ldx board,y          ; X = code of the mover
   sty piece_sq-CODE_BASE,x
   rts
+.endmacro
+
+;;
+; Takes back the last eng_make (eng_make, eng_make_ft, eng_make_check).
+; Input: eng_ply >= 1.  Output: the position before that make: the board,
+;   piece lists and counts put back, eng_score, eng_key, eng_clock and
+;   eng_chk copied from undo_*, eng_mterm too after a capture (from
+;   undo_mterm_lo/hi); eng_ply - 1.
+; Uses local+2 (a capture).  Clobbers A, X, Y.
+; Cycles: 104 for a quiet move, 145 for a capture (middlegames,
+;   bench/rom_bench.py; 116 a call on average in bench.rom_profile --level
+;   Master --positions 4 --skip 2).
+.assert SQ_EMPTY = 0, error, "eng_make and eng_unmake read undo_cap = SQ_EMPTY as no capture (bne)"
+.proc eng_unmake
+  UNMAKE_BODY 1
+.endproc
+
+;;
+; Takes back the last eng_make_q_check: eng_unmake without eng_clock and
+; eng_key, which that make left as they were.
+; Input: eng_ply >= 1.  Output, uses and clobbers: as eng_unmake, but
+;   eng_clock and eng_key are not written.
+; Cycles: eng_unmake's less 21.
+.proc eng_unmake_q
+  UNMAKE_BODY 0
 .endproc

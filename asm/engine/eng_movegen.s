@@ -410,23 +410,33 @@ empty:
 skip:
 .endmacro
 
-;; elephant: eye empty, target on the own half.
+;; elephant: eye empty, target on the own half.  An elephant stands on one
+;; of its side's 7 squares (fen.py), so an empty eye (on the board) has its
+;; target on the board, and the target leaves the own half only for a step
+;; towards the river from the river's rank (4 for Red, 5 for Black): a
+;; compare of the square, no sq_flags read (steps away from the river need
+;; no test).
 .macro ELEPHANT_STEP d, own, half, cap
   .local skip, empty
   lda board+(d),y
   bne skip
+  .if half = ::FLAG_RED_HALF
+  .if (d) > 0          ; towards Black (DIR_UP > 0)
+  cpy #::FIRST_SQ + 3 * ::BOARD_WIDTH
+  bcs skip             ; from rank 4: across the river
+  .endif
+  .else
+  .if (d) < 0          ; towards Red
+  cpy #::FIRST_SQ + 7 * ::BOARD_WIDTH
+  bcc skip             ; from rank 5: across the river
+  .endif
+  .endif
   .if cap
   lda board+2*(d),y
   beq skip
   and #own             ; own or off the board
   bne skip
-  lda sq_flags+2*(d),y
-  and #half
-  beq skip
   .else
-  lda sq_flags+2*(d),y
-  and #half
-  beq skip
   lda board+2*(d),y
   beq empty
   and #own
@@ -527,9 +537,12 @@ skip:
 .macro GEN_PAWN own, fwd, half, cap
   .local done
   STEP fwd, own, cap, ::KIND_PAWN
-  lda sq_flags,y
-  and #half            ; still on the own half: forward only
-  bne done
+  cpy #::FIRST_SQ + 5 * ::BOARD_WIDTH  ; ranks 0-4 (Red's half, FLAG_RED_HALF) lie below
+  .if half = ::FLAG_RED_HALF
+  bcc done             ; still on the own half: forward only
+  .else
+  bcs done             ; still on the own half: forward only
+  .endif
   STEP ::LEFT, own, cap, ::KIND_PAWN
   STEP ::RIGHT, own, cap, ::KIND_PAWN
 done:
@@ -854,7 +867,7 @@ next_dir:
   GEN_ADVISOR RED_TAG, FLAG_RED_PALACE, 0
 .endproc
 .proc gen_red_elephant
-  GEN_ELEPHANT RED_TAG, FLAG_RED_HALF, 0
+  GEN_ELEPHANT RED_TAG, ::FLAG_RED_HALF, 0
 .endproc
 .proc gen_red_horse
   GEN_HORSE RED_TAG, 0
@@ -874,7 +887,7 @@ next_dir:
   GEN_CANNON RED_TAG, 0, gen_red_cannon_slow
 .endproc
 .proc gen_red_pawn
-  GEN_PAWN RED_TAG, ::UP, FLAG_RED_HALF, 0
+  GEN_PAWN RED_TAG, ::UP, ::FLAG_RED_HALF, 0
 .endproc
 
 .proc gen_black_king
@@ -884,7 +897,7 @@ next_dir:
   GEN_ADVISOR BLACK_TAG, FLAG_BLACK_PALACE, 0
 .endproc
 .proc gen_black_elephant
-  GEN_ELEPHANT BLACK_TAG, FLAG_BLACK_HALF, 0
+  GEN_ELEPHANT BLACK_TAG, ::FLAG_BLACK_HALF, 0
 .endproc
 .proc gen_black_horse
   GEN_HORSE BLACK_TAG, 0
@@ -904,7 +917,7 @@ next_dir:
   GEN_CANNON BLACK_TAG, 0, gen_black_cannon_slow
 .endproc
 .proc gen_black_pawn
-  GEN_PAWN BLACK_TAG, ::DOWN, FLAG_BLACK_HALF, 0
+  GEN_PAWN BLACK_TAG, ::DOWN, ::FLAG_BLACK_HALF, 0
 .endproc
 
 .proc cap_red_king
@@ -914,7 +927,7 @@ next_dir:
   GEN_ADVISOR RED_TAG, FLAG_RED_PALACE, 1
 .endproc
 .proc cap_red_elephant
-  GEN_ELEPHANT RED_TAG, FLAG_RED_HALF, 1
+  GEN_ELEPHANT RED_TAG, ::FLAG_RED_HALF, 1
 .endproc
 .proc cap_red_horse
   GEN_HORSE RED_TAG, 1
@@ -926,7 +939,7 @@ next_dir:
   GEN_CANNON RED_TAG, 1, 0
 .endproc
 .proc cap_red_pawn
-  GEN_PAWN RED_TAG, ::UP, FLAG_RED_HALF, 1
+  GEN_PAWN RED_TAG, ::UP, ::FLAG_RED_HALF, 1
 .endproc
 
 .proc cap_black_king
@@ -936,7 +949,7 @@ next_dir:
   GEN_ADVISOR BLACK_TAG, FLAG_BLACK_PALACE, 1
 .endproc
 .proc cap_black_elephant
-  GEN_ELEPHANT BLACK_TAG, FLAG_BLACK_HALF, 1
+  GEN_ELEPHANT BLACK_TAG, ::FLAG_BLACK_HALF, 1
 .endproc
 .proc cap_black_horse
   GEN_HORSE BLACK_TAG, 1
@@ -948,7 +961,7 @@ next_dir:
   GEN_CANNON BLACK_TAG, 1, 0
 .endproc
 .proc cap_black_pawn
-  GEN_PAWN BLACK_TAG, ::DOWN, FLAG_BLACK_HALF, 1
+  GEN_PAWN BLACK_TAG, ::DOWN, ::FLAG_BLACK_HALF, 1
 .endproc
 
 .segment "RODATA"

@@ -312,7 +312,7 @@ generated:
   sta pick_best        ; (score_moves' answer without one)
   ; ---- the moves (captures keyed, the quiet moves later, if reached)
 moves:
-  NEXT_PICK first, 1, $C0
+  NEXT_PICK first, $C0
   ; a later pick: never the PV move (its key $FF is the list's highest), so
   ; its key (A) tells a capture (KEY_CAPTURE and up) from a quiet move
   ; (killers and history keys are at most 127)
@@ -332,28 +332,15 @@ quiet:
   ; as a node) when s_fut <= alpha and alpha > -MATE_BOUND.  Neither
   ; changes during a make, so this is decided before it; s_fut <= alpha
   ; also means ply > 0 and not in check (prune_setup).
-  ; Alpha only rises in the move loop, so once both hold they hold for the
-  ; rest of the node: the first time, s_fut_hi becomes FUT_ON_HI (s_fut is
-  ; then below every alpha, which keeps the test's meaning) and the later
-  ; quiet moves test one byte.  FUT_OFF_HI ($7FFF: no futility) is as
-  ; quick.  A threshold's high byte is neither (|static + margin| < $1000).
-  ; s_fut is indexed by the node's depth (1 or 2; prune_setup).
-  ldy s_depth,x
-  cpy #FUT_PLIES + 1
-  bcs fut_no           ; depth > 2: no futility
-  lda s_fut_hi-1,y
-  cmp #FUT_OFF_HI
-  beq fut_no           ; no futility at this node
+  ; Alpha changes only when a move raises it, so the condition is decided
+  ; then (FUT_UPDATE at `raise`) and when prune_setup sets the threshold:
+  ; once it holds s_fut_hi is FUT_ON_HI (s_fut is then below every alpha,
+  ; which keeps the test's meaning) and holds for the rest of the node, and
+  ; each quiet move tests that one byte (s_fut_hi is indexed by the ply).
+  lda s_fut_hi,x
   cmp #FUT_ON_HI
-  beq futile           ; decided earlier in this node
-  SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, {s_fut_lo-1,y}, {s_fut_hi-1,y}
-  bmi fut_no           ; alpha < static + margin
-  SLT16 #<(-MATE_BOUND), #>(-MATE_BOUND), {s_alpha_lo,x}, {s_alpha_hi,x}
-  bpl fut_no           ; alpha <= -MATE_BOUND
-  lda #FUT_ON_HI
-  sta s_fut_hi-1,y
+  bne make             ; not futile (Y = the move's index)
 futile:
-  ldy s_cur,x          ; the move's index again (Y held the depth)
   jsr eng_quiet_safe   ; legal, no check, not the king (without a make)?
   ldx eng_ply
   bcs fut_make
@@ -374,8 +361,6 @@ fut_make:              ; a king move, an illegal move or a check: made and
   ora #S_F_CCHECK
   sta s_flags-1,x
   jmp count
-fut_no:
-  ldy s_cur,x          ; the move's index again (Y held the depth)
 .endif
 make:
   tya
@@ -536,6 +521,16 @@ raise:
   sta s_alpha_lo,x
   lda rv+1
   sta s_alpha_hi,x
+.if ::PRUNE_ANY
+  lda s_fut_hi,x       ; a futility threshold not yet reached: again at
+  cmp #FUT_OFF_HI      ; the new alpha
+  beq :+
+  cmp #FUT_ON_HI
+  beq :+
+  ldy s_depth,x
+  FUT_UPDATE
+:
+.endif
   ldy s_cur,x
   iny
   tya

@@ -1,9 +1,8 @@
 ; eng_search_order.s: move ordering (docs/ENGINE.md "Move ordering keys"):
 ; the keys of a new list (score_moves: the PV move; the generators key the
 ; captures as they push), the lazy keys of the quiet moves (score_quiets:
-; killers and history, set up by key_setup), the selection picks (pick,
-; pick_swap; ab_node's NEXT_PICK has inline copies of pick's scan and of
-; pick_swap) and a
+; killers and history, set up by key_setup), the selection pick (pick; the
+; nodes' NEXT_PICK has an inline copy of its scan, and the swap) and a
 ; quiet move's reward after a cut-off or as the best move (reward: killers
 ; and history).
 
@@ -44,9 +43,7 @@ new_piece:             ; A = the from square of entry X, a new piece
   lda board,y
   tay
   lda hist_code_lo-CODE_BASE,y
-  sta hist_row
-  lda hist_code_hi-CODE_BASE,y
-  sta hist_row+1
+  sta hist_row         ; (hist_row+1 = >history: score_quiets)
   ; ---- fast copy: history keys (the rare cases, a clamped key and a new
   ; best, branch out of the loop: its common path takes no branch)
 same:
@@ -86,8 +83,6 @@ s_piece:               ; A = lastf
   tay
   lda hist_code_lo-CODE_BASE,y
   sta hist_row
-  lda hist_code_hi-CODE_BASE,y
-  sta hist_row+1
 s_same:
   ldy ms_to,x
   bit key_mode
@@ -148,9 +143,11 @@ s_scored:
 
 .segment "ENGINE_DATA"
 ; The history row of a piece by its code (the square's content, $10-$2F:
-; hist_code_lo-CODE_BASE,y): rook 0, cannon 90, the others 180 (the kind is
-; a constant of the slot, as code_kind's).  The 16 bytes before each table
-; and the table lie in one page, so an indexed read costs 4 cycles.
+; hist_code_lo-CODE_BASE,y), its pointer's low byte: rook 0, cannon 90, the
+; others 180 (the kind is a constant of the slot, as code_kind's).  The
+; three rows start in one page (asm/ram.s), so the high byte is always
+; >history.  The 16 bytes before the table and the table lie in one page,
+; so an indexed read costs 4 cycles.
 .macro HIST_ROWS part
   .repeat 2
   .repeat SLOTS_KING + SLOTS_ADVISOR + SLOTS_ELEPHANT + SLOTS_HORSE
@@ -168,14 +165,13 @@ s_scored:
   .endrepeat
 .endmacro
 .assert SLOT_HORSE + SLOTS_HORSE = SLOT_ROOK && SLOT_ROOK + SLOTS_ROOK = SLOT_CANNON && SLOT_CANNON + SLOTS_CANNON = SLOT_PAWN, error, "hist_code_lo/hi assume the slots in kind order"
-  .align 128            ; (with the 16 bytes below: 80 bytes never cross a page)
-  .res CODE_BASE, 0     ; hist_code_lo-CODE_BASE .. hist_code_hi+31 in one page
+  .align 128            ; (with the 16 bytes below: 48 bytes never cross a page)
+  .res CODE_BASE, 0     ; hist_code_lo-CODE_BASE .. hist_code_lo+31 in one page
 hist_code_lo:
   HIST_ROWS <
-hist_code_hi:
-  HIST_ROWS >
-.assert hist_code_hi - hist_code_lo = 32, error, "hist_code_lo: 32 codes"
-.assert >(hist_code_lo - CODE_BASE) = >(hist_code_hi + 31), error, "hist_code_lo-CODE_BASE .. hist_code_hi+31 must lie in one page"
+hist_code_end:
+.assert hist_code_end - hist_code_lo = 32, error, "hist_code_lo: 32 codes"
+.assert >(hist_code_lo - CODE_BASE) = >(hist_code_end - 1), error, "hist_code_lo-CODE_BASE .. hist_code_lo+31 must lie in one page"
 
 .segment "ENGINE_CODE"
 
@@ -244,11 +240,13 @@ pv_found:
 ; PV move's, which the first pick took; a key reaching $FF stops at the
 ; bound anyway).  About 8.4 cycles per entry scanned (8 per unrolled pass),
 ; about 40 per call besides.
-; ab_node has an inline copy of the scan (NEXT_PICK ..., 1) and calls pick
-; only for a list that ends at MOVE_STACK_ENTRIES; q_node calls it always.
-; When end = MOVE_STACK_ENTRIES the byte after ms_key is saved and restored
-; around the scan (3 more bytes of stack).
+; The nodes' NEXT_PICK has an inline copy of the scan and calls pick only
+; for a list that ends at MOVE_STACK_ENTRIES.  When end = MOVE_STACK_ENTRIES
+; the byte after ms_key is saved and restored around the scan (3 more bytes
+; of stack).
 .proc pick
+  lda ms_key-1,y       ; the bound
+  sta pick_bound
   lda ply_first+1,x
   sta pick_end
   cmp #MOVE_STACK_ENTRIES
@@ -274,14 +272,6 @@ full:                  ; ms_key[end] is not ours: keep it
 .endproc
 
 ;;
-; Swaps entry X (key A) into entry Y (the selection step's swap).  Keeps
-; X, Y.  Clobbers A.
-.proc pick_swap
-  PICK_SWAP            ; (search_macros.inc; inline in ab_node's NEXT_PICK)
-  rts
-.endproc
-
-;;
 ; Keys the quiet moves left in the list of ply eng_ply, entries Y..end-1
 ; (reference _pick_lazy, called when a pick finds no capture and no PV move
 ; left, the first time): killer 1 / killer 2 of this ply (127 / 126, only
@@ -300,8 +290,8 @@ full:                  ; ms_key[end] is not ours: keep it
 ; Output: pick_best = the first entry of i..end-1 with the highest key,
 ;   A = its key, Y = i.
 ; Uses local+0..13.  Clobbers X.
-; Cycles: about 43 per move in the fast copy, about 39 more per run of one
-;   piece (hist_code_lo/hi), more for a piece that can make a killer; about
+; Cycles: about 43 per move in the fast copy, about 32 more per run of one
+;   piece (hist_code_lo), more for a piece that can make a killer; about
 ;   110 per call besides (key_setup); 1,340 per call on average with
 ;   key_setup, at 19% of the lists (bench.rom_profile --level Master
 ;   --positions 4).
@@ -338,6 +328,8 @@ done:
   lda ms_key,x
   rts
 list:
+  lda #>history        ; every history row starts in history's page
+  sta hist_row+1
   lda #1
   sta best_key1        ; best key 0 (+ 1): entry i so far
   ldx first            ; X = the entry being keyed
@@ -455,7 +447,7 @@ hist:
   tax
   lda hist_code_lo-CODE_BASE,x
   sta hist_row
-  lda hist_code_hi-CODE_BASE,x
+  lda #>history        ; every history row starts in history's page
   sta hist_row+1
   ldx ms_to,y
   lda eng_side

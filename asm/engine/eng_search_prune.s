@@ -27,27 +27,30 @@ rfp_margin_hi:  .byte >RFP_MARGIN, >(2 * RFP_MARGIN)
 ; not in check, depth <= 2 it takes the static eval (no noise) and
 ;   reverse futility (depth <= RFP_DEPTH, null window, |beta| < MATE_BOUND):
 ;     static - RFP_MARGIN * depth >= beta: the node returns beta;
-;   futility threshold: s_fut[depth - 1] = static + the depth's margin (0: off).
+;   futility threshold: s_fut = static + the depth's margin (0: off),
+;     s_fut_hi = FUT_ON_HI at once when s_fut <= alpha > -MATE_BOUND
+;     (FUT_UPDATE).
 ; Reverse futility asks eng_eval_ge whether static >= T = beta + RFP_MARGIN
 ; * depth (lazy: a lower bound may settle it without the exact static);
 ; without it T = $7FFF, which no evaluation reaches.
-; Every other node at depth <= 2, and a margin of 0, gets s_fut_hi[depth -
-; 1] = FUT_OFF_HI: no futility (ab_node reads s_fut_lo only below another
-; high byte); a node at depth > 2 has no entry (ab_node does not test it).
-; s_fut is indexed by depth, not ply: depth falls at every ply of the path,
-; so the one node at depth d on the path owns entry d - 1.
+; Every other node, and a margin of 0, gets s_fut_hi[ply] = FUT_OFF_HI: no
+; futility (ab_node reads s_fut_lo only below another high byte).
+; s_fut_hi is indexed by the ply, so that ab_node's move loop tests it with
+; X = ply and keeps Y; s_fut_lo, read once per node at most, by depth - 1
+; (two bytes, not one per ply): depth falls at every ply of the path, so the
+; one node at depth d on the path owns entry d - 1.
 ; Input: X = eng_ply, s_depth,x = depth >= 1, s_flags,x, s_alpha.
 ; Output: C = 1: cut, rv = beta; C = 0: go on.  X = eng_ply.
 ; Uses local+0..13 (eng_eval_ge).  Clobbers A, Y.
-; Cycles (with the RTS): 17 at depth > 2, 28 at the root, 33 in check;
+; Cycles (with the RTS): 24 at depth > 2, 28 at the root, 33 in check;
 ;   when it evaluates, the setup of T plus eng_eval_ge.
 .proc prune_setup
 window_sum = local+0   ; NULL_WINDOW_BOUNDED's scratch (before eng_eval_ge)
+  lda #FUT_OFF_HI      ; no futility (unless `fut` sets a threshold)
+  sta s_fut_hi,x
   ldy s_depth,x
   cpy #FUT_PLIES + 1
-  bcs off              ; depth > 2: no entry, no pruning
-  lda #FUT_OFF_HI      ; no futility (unless `fut` sets a threshold)
-  sta s_fut_hi-1,y
+  bcs off              ; depth > 2: no pruning
   cpx #0
   beq off              ; the root
   lda s_flags,x
@@ -66,9 +69,8 @@ eval:
   sta eval_t+1
 .if ::RFP_DEPTH
   jmp go
-eval:
+eval:                  ; Y = depth
   .assert MATE_BOUND + RFP_MARGIN * RFP_DEPTH <= $7FFF, error, "prune_setup's T = beta + RFP_MARGIN * depth must fit 16 bits"
-  ldy s_depth,x
   cpy #RFP_DEPTH + 1
   bcs no_rfp
   NULL_WINDOW_BOUNDED window_sum, no_rfp
@@ -100,7 +102,8 @@ fut:
   sta s_fut_lo-1,y
   lda rv+1
   adc fut_margin_hi-1,y
-  sta s_fut_hi-1,y
+  sta s_fut_hi,x
+  FUT_UPDATE           ; futile already at this alpha?
 none:
   clc
   rts

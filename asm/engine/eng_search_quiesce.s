@@ -117,7 +117,7 @@ generated:
   lda gen_bi           ; no PV move: the first pick is the generator's
   sta pick_best        ; (score_moves' answer without one; evasion lists:
                        ; the quiet moves keyed later, if reached)
-  NEXT_PICK picked, 0, $40
+  NEXT_PICK picked, $40
   ldx eng_ply
   lda s_flags,x
   bmi make             ; in check: no delta pruning
@@ -182,16 +182,16 @@ exchange:              ; Y = the move's index
 abort:                 ; the node cap (COUNT_NODE)
   lda #1
   sta s_abort
-  jsr eng_unmake
+  jsr eng_unmake_q
   RV_ZERO
   rts
 make:
   tya
   tax
-  jsr eng_make_q_check ; (no key: nothing here reads eng_key); A = $FF
+  jsr eng_make_q_check ; (no key, no clock: nothing here reads them); A = $FF
                        ; illegal, else eng_chk: 1 in check
   bpl legal
-  jsr eng_unmake
+  jsr eng_unmake_q
   jmp next
 legal:
   ldx eng_ply
@@ -210,7 +210,7 @@ legal:
   sta s_alpha_hi,x
   jsr q_node
   NEG_RV
-  jsr eng_unmake
+  jsr eng_unmake_q
   lda s_abort
   beq :+
   RV_ZERO

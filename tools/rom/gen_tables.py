@@ -73,7 +73,7 @@ ROW_REGION_PAGES = 6                # 14 rows x 108 = 1512 bytes in 1536
 KIND_CONST = {B.KING: "KING", B.ADVISOR: "ADVISOR", B.ELEPHANT: "ELEPHANT", B.HORSE: "HORSE",
               B.ROOK: "ROOK", B.CANNON: "CANNON", B.PAWN: "PAWN"}
 # The segments of the three groups of tables (asm/xiangqi.cfg).
-SEGMENT_SHARED = "RODATA"       # fixed bank: the engine and the screens read them
+SEGMENT_SHARED = "SQUARES"      # fixed bank, at $FC00 (asm/xiangqi.cfg): the engine and the screens read them
 SEGMENT_ENGINE = "ENGINE_DATA"  # the engine's bank, mapped for a whole search
 SEGMENT_UI = "UI_DATA"          # the screens' bank
 SEGMENT_BITBASE = "BITBASE"     # the KH vs KE bitbase and its lookup (asm/engine/eng_bitbase.s)
@@ -457,18 +457,29 @@ def data_tables(inp: Inputs) -> str:
     """eng_tables.inc."""
     cfg, levels, scfg, set_names, tables = inp.cfg, inp.levels, inp.scfg, inp.set_names, inp.tables
     t = [HEADER, f'.segment "{SEGMENT_SHARED}"', ""]
-    t += ["; ---- per padded square (154 entries; board.py)",
-          "; sq_flags: FLAG_* bits, 0 off the board"]
-    t += ["sq_flags:"] + _bytes(B.SQUARE_FLAGS)
     on = [B.on_board(s) for s in range(B.BOARD_SIZE)]
-    t += ["; sq90 index seen from Red (rank*9+file) and from Black (board turned); $FF off the board",
-          "sq90_red:"] + _bytes(B.sq90(s, B.RED) if on[s] else 0xFF for s in range(B.BOARD_SIZE))
-    t += ["sq90_black:"] + _bytes(B.sq90(s, B.BLACK) if on[s] else 0xFF for s in range(B.BOARD_SIZE))
-    t += ["; file 0-8 and rank 0-9 of each square; $FF off the board",
-          "sq_file:"] + _bytes(B.file_of(s) if on[s] else 0xFF for s in range(B.BOARD_SIZE))
-    t += ["sq_rank:"] + _bytes(B.rank_of(s) if on[s] else 0xFF for s in range(B.BOARD_SIZE))
+    size = B.BOARD_SIZE
+    # The segment starts a page ($FC00), and the tables lie so that the
+    # search's reads never cross a page (a cycle each): sq90_red, sq90_black
+    # and sq_file (read as table,y with Y a square) each start a page;
+    # sq_flags, also read as sq_flags+d,y and sq_flags+2d,y (|2d| <= 24),
+    # starts 52 bytes into one, so that sq_flags-24 .. sq_flags+154 lie in
+    # it.  sq_of90 and sq_rank (cold) and a pad fill the gaps.
+    t += ["; ---- per padded square (154 entries; board.py), from a page boundary (above)",
+          "; sq90 index seen from Red (rank*9+file) and from Black (board turned); $FF off the board",
+          "sq90_red:"] + _bytes(B.sq90(s, B.RED) if on[s] else 0xFF for s in range(size))
     t += ["; padded square of each sq90 index 0-89 (rank-major from a0)",
           "sq_of90:"] + _bytes(B.PLAYABLE)
+    t += [f"  .res {256 - size - len(B.PLAYABLE)}, $00   ; sq90_black starts the next page"]
+    t += ["sq90_black:"] + _bytes(B.sq90(s, B.BLACK) if on[s] else 0xFF for s in range(size))
+    t += ["; rank 0-9 and file 0-8 of each square; $FF off the board",
+          "sq_rank:"] + _bytes(B.rank_of(s) if on[s] else 0xFF for s in range(size))
+    t += ["; sq_flags: FLAG_* bits, 0 off the board (52 bytes into its page)",
+          "sq_flags:"] + _bytes(B.SQUARE_FLAGS)
+    t += [f"  .res {256 - 52 - size}, $00   ; sq_file starts the next page"]
+    t += ["sq_file:"] + _bytes(B.file_of(s) if on[s] else 0xFF for s in range(size))
+    t += [".assert <sq90_red = 0 && <sq90_black = 0 && <sq_file = 0 && <sq_flags = 52, error, "
+          "\"the square tables must keep their page layout (tools/rom/gen_tables.py)\""]
 
     # Row tables: Zobrist keys and value tables, one 108-byte row per
     # side*8+kind, in regions of ROW_REGION_PAGES pages at fixed distances

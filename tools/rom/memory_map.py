@@ -139,10 +139,14 @@ NOTES = """## How the RAM is laid out
   never shown (the PPU keeps its OAM meanwhile: rendering refreshes it).
 * Page 3 holds the VRAM queue and the attribute shadow, then the engine's
   `rep_key_hi`, `rep_info` (the ring's check bits and each ply's
-  destination), the search's result, and the futility highs.
-* Pages 4-7 hold the board (page-aligned, so `board,x` never crosses a
-  page), the move stack's moves (`ms_from`, `ms_to`), the history table
-  and the search's per-ply bytes, node counter and LFSR.
+  destination).
+* Pages 4 and 5 hold the move stack's moves (`ms_from`, `ms_to`, each
+  starting its page, so `ms_from,x` never crosses one); page 6 the history
+  table (its three rows start there, so a row's pointer has one high
+  byte); page 7, after the table's last bytes, the search's per-ply bytes,
+  node counter and LFSR, the board (so that `board+d,y` never crosses a
+  page), the search's result, the evaluation's weights and the futility
+  highs.
 * The per-ply arrays and the repetition ring are sized from the levels'
   depth + quiescence depth (tools/rom/gen_tables.py `ply_sizes`), so a
   deeper level grows them at the next build; one they no longer fit is
