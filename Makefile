@@ -47,8 +47,9 @@ rom-check: $(STAMP)
 art: $(STAMP)
 	$(PY) -m tools.rom.art
 
+# --durations: the slowest tests are listed at the end, so CI's log shows where its time goes.
 test: $(STAMP) $(ROM)
-	$(PY) -m pytest tests emu_tests
+	$(PY) -m pytest --durations=20 tests emu_tests
 
 # Also the full ROM-vs-reference search matrix (every level, 101 positions; over an hour).
 test-full: $(STAMP) $(ROM)
