@@ -27,11 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.rom_search_bench import level_row, table_header  # noqa: E402
+from bench.rom_search_bench import level_row, run_cli, table_header, write_report  # noqa: E402
 from reference_py.book import Book, default_book  # noqa: E402
 from reference_py.position import Position  # noqa: E402
 from reference_py.search import level_by_name  # noqa: E402
-from tools.nes.guards import Fault  # noqa: E402
 from tools.nes.search import RomSearch  # noqa: E402
 from tools.nes.timing import NES_HZ  # noqa: E402
 from tools.tune.openings import DEFAULT_SUITE, Suite, load_suite  # noqa: E402
@@ -87,16 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         row = level_row(rs, positions, level, args.check, banked, (str(len(positions)), str(dropped)))
         lines.append(row)
         print(row, flush=True)
-    lines += ["", f"(run time {time.time() - t0:.0f} s)"]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
-    print(f"wrote {args.out}")
+    write_report(args.out, lines, t0)
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except Fault as exc:
-        print(f"error: 6502 fault: {exc}", file=sys.stderr)
-        sys.exit(1)
+    run_cli(main)

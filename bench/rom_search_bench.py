@@ -22,6 +22,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -103,16 +104,26 @@ def main(argv: list[str] | None = None) -> int:
         table = prof.table(16)
         lines += ["", f"## Cycle profile, {level} ({args.profile} positions, {prof.total:,} cycles)", ""] + table
         print("\n".join(lines[-len(table) - 2:]), flush=True)
-    lines += ["", f"(run time {time.time() - t0:.0f} s)"]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
-    print(f"wrote {args.out}")
+    write_report(args.out, lines, t0)
     return 0
 
 
-if __name__ == "__main__":
+def write_report(out: Path, lines: list[str], t0: float) -> None:
+    """The report's lines and the run time since t0, to `out`."""
+    lines = lines + ["", f"(run time {time.time() - t0:.0f} s)"]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out}")
+
+
+def run_cli(main_fn: Callable[[], int]) -> None:
+    """Exit with main_fn's status; a 6502 fault is one line and status 1."""
     try:
-        sys.exit(main())
+        sys.exit(main_fn())
     except Fault as exc:
         print(f"error: 6502 fault: {exc}", file=sys.stderr)
         sys.exit(1)
+
+
+if __name__ == "__main__":
+    run_cli(main)

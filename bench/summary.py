@@ -241,10 +241,28 @@ def _met(ok: bool) -> str:
     return "met" if ok else "not met"
 
 
+def _search_table(t: Table, first: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    """SUMMARY.md's table of a rom_search_bench-style results table: per
+    level, NES seconds, cycles per node, nodes, depth (and mismatches if
+    checked); `first`: (source column, heading) pairs shown after 'level'."""
+    checked = "mismatches" in t.columns
+    lines = ["| level |" + "".join(f" {head} |" for _, head in first)
+             + " NES s median | NES s max | cycles per node | nodes median | nodes max | at cap "
+             "| depth min / median |" + (" mismatches |" if checked else ""),
+             "|---|" + "---:|" * len(first) + "---:|---:|---:|---:|---:|---:|---|" + ("---:|" if checked else "")]
+    for line, r in t.rows:
+        lines.append(f"| {r['level']} | " + "".join(f"{column(t, line, r, name)} | " for name, _ in first)
+                     + f"{column(t, line, r, 's median')} | {column(t, line, r, 's max')} | "
+                     f"{column(t, line, r, 'cycles/node')} | {column(t, line, r, 'nodes median')} | "
+                     f"{column(t, line, r, 'nodes max')} | {fraction(t, line, r, 'at cap')} | "
+                     f"{fraction(t, line, r, 'depth min/median')} |"
+                     + (f" {column(t, line, r, 'mismatches')} |" if checked else ""))
+    return lines
+
+
 def rom_search_section(path: Path = ROM_SEARCH) -> list[str]:
     t = find_table(path, ["level", "nodes median", "nodes max", "at cap", "depth min/median",
                           "s median", "s max", "cycles/node"])
-    checked = "mismatches" in t.columns
     lines = [
         "## The ROM's search under py65",
         "",
@@ -254,16 +272,7 @@ def rom_search_section(path: Path = ROM_SEARCH) -> list[str]:
         "where the ROM's move, score, nodes, depth or PV differ from the reference's.  Source:",
         f"the first table of `{_rel(path)}`, which quotes the run with its context.",
         "",
-        "| level | NES s median | NES s max | cycles per node | nodes median | nodes max | at cap "
-        "| depth min / median |" + (" mismatches |" if checked else ""),
-        "|---|---:|---:|---:|---:|---:|---:|---|" + ("---:|" if checked else ""),
-    ]
-    for line, r in t.rows:
-        lines.append(f"| {r['level']} | {column(t, line, r, 's median')} | {column(t, line, r, 's max')} | "
-                     f"{column(t, line, r, 'cycles/node')} | {column(t, line, r, 'nodes median')} | "
-                     f"{column(t, line, r, 'nodes max')} | {fraction(t, line, r, 'at cap')} | "
-                     f"{fraction(t, line, r, 'depth min/median')} |"
-                     + (f" {column(t, line, r, 'mismatches')} |" if checked else ""))
+    ] + _search_table(t)
     (l0, weakest), (l1, strongest) = t.rows[0], t.rows[-1]
     per_node = [number(t, line, r["cycles/node"]) for line, r in t.rows]
     lines += [
@@ -288,7 +297,6 @@ def rom_search_section(path: Path = ROM_SEARCH) -> list[str]:
 def rom_opening_section(path: Path = ROM_OPENING) -> list[str]:
     t = find_table(path, ["level", "positions", "in book (dropped)", "nodes median", "nodes max", "at cap",
                           "depth min/median", "s median", "s max", "cycles/node"])
-    checked = "mismatches" in t.columns
     lines = [
         "## The ROM's search on opening positions, under py65",
         "",
@@ -297,17 +305,7 @@ def rom_opening_section(path: Path = ROM_OPENING) -> list[str]:
         "opening suite, with their game history), keeping those where the level's opening book has",
         f"no move; dropped = answered from the book.  Source: `{_rel(path)}`.",
         "",
-        "| level | positions | dropped (in book) | NES s median | NES s max | cycles per node | nodes median "
-        "| nodes max | at cap | depth min / median |" + (" mismatches |" if checked else ""),
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|" + ("---:|" if checked else ""),
-    ]
-    for line, r in t.rows:
-        lines.append(f"| {r['level']} | {column(t, line, r, 'positions')} | {column(t, line, r, 'in book (dropped)')} | "
-                     f"{column(t, line, r, 's median')} | {column(t, line, r, 's max')} | "
-                     f"{column(t, line, r, 'cycles/node')} | {column(t, line, r, 'nodes median')} | "
-                     f"{column(t, line, r, 'nodes max')} | {fraction(t, line, r, 'at cap')} | "
-                     f"{fraction(t, line, r, 'depth min/median')} |"
-                     + (f" {column(t, line, r, 'mismatches')} |" if checked else ""))
+    ] + _search_table(t, (("positions", "positions"), ("in book (dropped)", "dropped (in book)")))
     line, strongest = t.rows[-1]
     lines += [
         "",
