@@ -33,7 +33,7 @@ from reference_py.position import Position  # noqa: E402
 from reference_py.search import level_by_name  # noqa: E402
 from tools.nes.search import RomSearch  # noqa: E402
 from tools.nes.timing import NES_HZ  # noqa: E402
-from tools.tune.openings import DEFAULT_SUITE, Suite, load_suite  # noqa: E402
+from tools.tune.openings import DEFAULT_SUITE, Opening, Suite, load_suite  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "rom_opening_bench.md"
 LEVELS = "Hard,Master"
@@ -47,9 +47,10 @@ def in_book(book: Book | None, pos: Position, book_plies: int) -> bool:
         mv in pos.legal_moves() for mv, _ in found[1])
 
 
-def opening_positions(suite: Suite, level: str, book: Book | None) -> tuple[list[Position], int]:
-    """The suite's end positions (with history) that `level` searches, and
-    how many were dropped because its book answers them."""
+def opening_positions(suite: Suite, level: str, book: Book | None) -> tuple[list[tuple[Opening, Position]], int]:
+    """The suite's openings whose end positions (with history) `level`
+    searches, with those positions, and how many were dropped because its
+    book answers them."""
     plies = level_by_name(level).book
     kept, dropped = [], 0
     for opening in suite.openings:
@@ -57,7 +58,7 @@ def opening_positions(suite: Suite, level: str, book: Book | None) -> tuple[list
         if in_book(book, pos, plies):
             dropped += 1
         else:
-            kept.append(pos)
+            kept.append((opening, pos))
     return kept, dropped
 
 
@@ -79,13 +80,21 @@ def main(argv: list[str] | None = None) -> int:
     lines += table_header(banked, args.check, ("positions", "in book (dropped)"))
     print("\n".join(lines), flush=True)
     t0 = time.time()
+    details = []
     for level in args.levels.split(","):
-        positions, dropped = opening_positions(suite, level, book)
-        if not positions:
+        kept, dropped = opening_positions(suite, level, book)
+        if not kept:
             raise SystemExit(f"error: {level}: every opening position is in its book")
-        row = level_row(rs, positions, level, args.check, banked, (str(len(positions)), str(dropped)))
+        results: list[dict] = []
+        row = level_row(rs, [pos for _, pos in kept], level, args.check, banked,
+                        (str(len(kept)), str(dropped)), results)
         lines.append(row)
         print(row, flush=True)
+        details += ["", f"## {level}, per position", "",
+                    "| line | plies | opening | move | nodes | depth | s |", "|---|---|---|---|---|---|---|"]
+        details += [f"| {o.line} | {len(o.moves)} | {o.name} | {r['move']} | {r['nodes']:,} | {r['depth']} "
+                    f"| {r['cycles'] / NES_HZ:.2f} |" for (o, _), r in zip(kept, results)]
+    lines += details
     write_report(args.out, lines, t0)
     return 0
 

@@ -50,10 +50,11 @@ def table_header(banked: bool, check: bool, first: tuple[str, ...] = ()) -> list
 
 
 def level_row(rs: RomSearch, positions: list[Position], level: str, check: bool, banked: bool,
-              first: tuple[str, ...] = ()) -> str:
+              first: tuple[str, ...] = (), results: list[dict] | None = None) -> str:
     """Search every position (a copy, with its history) at `level`, seed 0,
     and return the table row (table_header's columns); `check` also runs
-    the reference and counts the positions where any field differs."""
+    the reference and counts the positions where any field differs.  Each
+    search's result is appended to `results` if given."""
     nodes, cycles, depths, switches, bad = [], [], [], [], 0
     cap = level_by_name(level).nodes
     for pos in positions:
@@ -62,6 +63,8 @@ def level_row(rs: RomSearch, positions: list[Position], level: str, check: bool,
         cycles.append(res["cycles"])
         depths.append(res["depth"])
         switches.append(res["bank_switches"])
+        if results is not None:
+            results.append(res)
         if check:
             want = reference_search(pos, level)
             bad += any(want[k] != res[k] for k in want)

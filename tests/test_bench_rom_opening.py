@@ -28,9 +28,10 @@ def test_book_positions_are_dropped_and_the_rest_kept(tmp_path: Path):
     suite = _suite(tmp_path, "h2e2 h9g7   # in the book\na3a4 a6a5 i3i4   # out of it\n")
     kept, dropped = opening_positions(suite, "Master", book)
     assert dropped == 1 and len(kept) == 1
-    assert len(kept[0].keys) == 4                       # the start and three plies
+    assert kept[0][0] is suite.openings[1]
+    assert len(kept[0][1].keys) == 4                       # the start and three plies
     assert in_book(book, suite.openings[0].game().pos, level_by_name("Master").book)
-    assert not in_book(book, kept[0], level_by_name("Master").book)
+    assert not in_book(book, kept[0][1], level_by_name("Master").book)
 
 
 def test_a_book_position_deeper_than_the_levels_plies_is_searched(tmp_path: Path):
