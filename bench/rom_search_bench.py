@@ -22,6 +22,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -31,11 +32,49 @@ from reference_py.search import level_by_name, levels  # noqa: E402
 from bench.engine_bench import suite_fens  # noqa: E402
 from bench.rom_profile import Profile  # noqa: E402
 from reference_py.cli import game_position  # noqa: E402
+from reference_py.position import Position  # noqa: E402
 from tools.nes.guards import Fault  # noqa: E402
 from tools.nes.search import RomSearch, reference_search  # noqa: E402
 from tools.nes.timing import NES_HZ  # noqa: E402
 
 OUT = ROOT / "build" / "rom_search_bench.md"
+
+
+def table_header(banked: bool, check: bool, first: tuple[str, ...] = ()) -> list[str]:
+    """The header of the per-level table; `first`: extra columns after
+    'level' (level_row's `first` fills them)."""
+    cols = (["level", *first, "nodes median", "nodes max", "at cap", "depth min/median", "cycles median",
+             "cycles max", "s median", "s max", "cycles/node"]
+            + (["bank switches median"] if banked else []) + (["mismatches"] if check else []))
+    return ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+
+
+def level_row(rs: RomSearch, positions: list[Position], level: str, check: bool, banked: bool,
+              first: tuple[str, ...] = (), results: list[dict] | None = None) -> str:
+    """Search every position (a copy, with its history) at `level`, seed 0,
+    and return the table row (table_header's columns); `check` also runs
+    the reference and counts the positions where any field differs.  Each
+    search's result is appended to `results` if given."""
+    nodes, cycles, depths, switches, bad = [], [], [], [], 0
+    cap = level_by_name(level).nodes
+    for pos in positions:
+        res = rs.search(pos.copy(), level)
+        nodes.append(res["nodes"])
+        cycles.append(res["cycles"])
+        depths.append(res["depth"])
+        switches.append(res["bank_switches"])
+        if results is not None:
+            results.append(res)
+        if check:
+            want = reference_search(pos, level)
+            bad += any(want[k] != res[k] for k in want)
+    return (f"| {level} | " + "".join(f"{c} | " for c in first)
+            + f"{statistics.median(nodes):,.0f} | {max(nodes):,} | "
+            f"{sum(n >= cap for n in nodes)}/{len(nodes)} | {min(depths)}/{statistics.median(depths):.0f} | "
+            f"{statistics.median(cycles):,.0f} | "
+            f"{max(cycles):,} | {statistics.median(cycles) / NES_HZ:.2f} | {max(cycles) / NES_HZ:.2f} | "
+            f"{sum(cycles) / max(1, sum(nodes)):,.0f} |"
+            + (f" {statistics.median(switches):,.0f} |" if banked else "") + (f" {bad} |" if check else ""))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,32 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     banked = rs.cart.switchable                 # UxROM: also the bank register writes per search
     fens = suite_fens()[:args.positions]
     lines = ["# ROM search benchmark (bench/rom_search_bench.py)", "",
-             f"{len(fens)} middlegames (bench/middlegames.fen), seed 0, py65, NES CPU at {NES_HZ:,} Hz.", "",
-             "| level | nodes median | nodes max | at cap | depth min/median | cycles median | cycles max "
-             "| s median | s max | cycles/node |" + (" bank switches median |" if banked else "")
-             + (" mismatches |" if args.check else ""),
-             "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if banked else "") + ("---|" if args.check else "")]
+             f"{len(fens)} middlegames (bench/middlegames.fen), seed 0, py65, NES CPU at {NES_HZ:,} Hz.", ""]
+    lines += table_header(banked, args.check)
     print("\n".join(lines), flush=True)
     profiles = []
     t0 = time.time()
     for level in args.levels.split(","):
-        nodes, cycles, depths, switches, bad = [], [], [], [], 0
-        cap = level_by_name(level).nodes
-        for fen in fens:
-            res = rs.search(game_position(fen), level)
-            nodes.append(res["nodes"])
-            cycles.append(res["cycles"])
-            depths.append(res["depth"])
-            switches.append(res["bank_switches"])
-            if args.check:
-                want = reference_search(game_position(fen), level)
-                bad += any(want[k] != res[k] for k in want)
-        row = (f"| {level} | {statistics.median(nodes):,.0f} | {max(nodes):,} | "
-               f"{sum(n >= cap for n in nodes)}/{len(nodes)} | {min(depths)}/{statistics.median(depths):.0f} | "
-               f"{statistics.median(cycles):,.0f} | "
-               f"{max(cycles):,} | {statistics.median(cycles) / NES_HZ:.2f} | {max(cycles) / NES_HZ:.2f} | "
-               f"{sum(cycles) / max(1, sum(nodes)):,.0f} |"
-               + (f" {statistics.median(switches):,.0f} |" if banked else "") + (f" {bad} |" if args.check else ""))
+        row = level_row(rs, [game_position(fen) for fen in fens], level, args.check, banked)
         lines.append(row)
         print(row, flush=True)
         if args.profile:
@@ -87,16 +107,26 @@ def main(argv: list[str] | None = None) -> int:
         table = prof.table(16)
         lines += ["", f"## Cycle profile, {level} ({args.profile} positions, {prof.total:,} cycles)", ""] + table
         print("\n".join(lines[-len(table) - 2:]), flush=True)
-    lines += ["", f"(run time {time.time() - t0:.0f} s)"]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n")
-    print(f"wrote {args.out}")
+    write_report(args.out, lines, t0)
     return 0
 
 
-if __name__ == "__main__":
+def write_report(out: Path, lines: list[str], t0: float) -> None:
+    """The report's lines and the run time since t0, to `out`."""
+    lines = lines + ["", f"(run time {time.time() - t0:.0f} s)"]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out}")
+
+
+def run_cli(main_fn: Callable[[], int]) -> None:
+    """Exit with main_fn's status; a 6502 fault is one line and status 1."""
     try:
-        sys.exit(main())
+        sys.exit(main_fn())
     except Fault as exc:
         print(f"error: 6502 fault: {exc}", file=sys.stderr)
         sys.exit(1)
+
+
+if __name__ == "__main__":
+    run_cli(main)

@@ -13,6 +13,8 @@ each with the command that produces it:
   headroom per area, the file's size) and config/difficulty.yaml (the levels);
 * bench/results/rom_search_bench.md: the ROM's search under py65 (NES
   seconds per move, cycles per node);
+* bench/results/rom_opening_bench.md: the same search on the opening
+  positions a level searches (out of its book);
 * bench/results/cynes_think.md: the whole cartridge in cynes (real frames);
 * bench/results/engine_bench.md: the reference's node counts per level and
   the history heuristic's effect;
@@ -48,6 +50,7 @@ from tools.rom.files import MAP, ROM, ensure_rom  # noqa: E402
 RESULTS = ROOT / "bench" / "results"
 SUMMARY = RESULTS / "SUMMARY.md"
 ROM_SEARCH = RESULTS / "rom_search_bench.md"
+ROM_OPENING = RESULTS / "rom_opening_bench.md"
 CYNES = RESULTS / "cynes_think.md"
 ENGINE = RESULTS / "engine_bench.md"
 STRENGTH = RESULTS / "strength.md"
@@ -238,10 +241,28 @@ def _met(ok: bool) -> str:
     return "met" if ok else "not met"
 
 
+def _search_table(t: Table, first: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    """SUMMARY.md's table of a rom_search_bench-style results table: per
+    level, NES seconds, cycles per node, nodes, depth (and mismatches if
+    checked); `first`: (source column, heading) pairs shown after 'level'."""
+    checked = "mismatches" in t.columns
+    lines = ["| level |" + "".join(f" {head} |" for _, head in first)
+             + " NES s median | NES s max | cycles per node | nodes median | nodes max | at cap "
+             "| depth min / median |" + (" mismatches |" if checked else ""),
+             "|---|" + "---:|" * len(first) + "---:|---:|---:|---:|---:|---:|---|" + ("---:|" if checked else "")]
+    for line, r in t.rows:
+        lines.append(f"| {r['level']} | " + "".join(f"{column(t, line, r, name)} | " for name, _ in first)
+                     + f"{column(t, line, r, 's median')} | {column(t, line, r, 's max')} | "
+                     f"{column(t, line, r, 'cycles/node')} | {column(t, line, r, 'nodes median')} | "
+                     f"{column(t, line, r, 'nodes max')} | {fraction(t, line, r, 'at cap')} | "
+                     f"{fraction(t, line, r, 'depth min/median')} |"
+                     + (f" {column(t, line, r, 'mismatches')} |" if checked else ""))
+    return lines
+
+
 def rom_search_section(path: Path = ROM_SEARCH) -> list[str]:
     t = find_table(path, ["level", "nodes median", "nodes max", "at cap", "depth min/median",
                           "s median", "s max", "cycles/node"])
-    checked = "mismatches" in t.columns
     lines = [
         "## The ROM's search under py65",
         "",
@@ -251,16 +272,7 @@ def rom_search_section(path: Path = ROM_SEARCH) -> list[str]:
         "where the ROM's move, score, nodes, depth or PV differ from the reference's.  Source:",
         f"the first table of `{_rel(path)}`, which quotes the run with its context.",
         "",
-        "| level | NES s median | NES s max | cycles per node | nodes median | nodes max | at cap "
-        "| depth min / median |" + (" mismatches |" if checked else ""),
-        "|---|---:|---:|---:|---:|---:|---:|---|" + ("---:|" if checked else ""),
-    ]
-    for line, r in t.rows:
-        lines.append(f"| {r['level']} | {column(t, line, r, 's median')} | {column(t, line, r, 's max')} | "
-                     f"{column(t, line, r, 'cycles/node')} | {column(t, line, r, 'nodes median')} | "
-                     f"{column(t, line, r, 'nodes max')} | {fraction(t, line, r, 'at cap')} | "
-                     f"{fraction(t, line, r, 'depth min/median')} |"
-                     + (f" {column(t, line, r, 'mismatches')} |" if checked else ""))
+    ] + _search_table(t)
     (l0, weakest), (l1, strongest) = t.rows[0], t.rows[-1]
     per_node = [number(t, line, r["cycles/node"]) for line, r in t.rows]
     lines += [
@@ -278,6 +290,30 @@ def rom_search_section(path: Path = ROM_SEARCH) -> list[str]:
         f"* at most {TARGET_CYCLES_PER_NODE:,} cycles per node at every level: "
         f"{_met(max(per_node) <= TARGET_CYCLES_PER_NODE)} ({min(per_node):,.0f}-{max(per_node):,.0f}, "
         f"{min(per_node) / TARGET_CYCLES_PER_NODE:.2f}-{max(per_node) / TARGET_CYCLES_PER_NODE:.2f} times the target).",
+    ]
+    return lines
+
+
+def rom_opening_section(path: Path = ROM_OPENING) -> list[str]:
+    t = find_table(path, ["level", "positions", "in book (dropped)", "nodes median", "nodes max", "at cap",
+                          "depth min/median", "s median", "s max", "cycles/node"])
+    lines = [
+        "## The ROM's search on opening positions, under py65",
+        "",
+        "Command: `python -m bench.rom_opening_bench --check` (`make rom-bench`): the same search",
+        "and measure as above on the ends of the lines of bench/openings.txt (the tuning matches'",
+        "opening suite, with their game history), keeping those where the level's opening book has",
+        f"no move; dropped = answered from the book.  Source: `{_rel(path)}`.",
+        "",
+    ] + _search_table(t, (("positions", "positions"), ("in book (dropped)", "dropped (in book)")))
+    line, strongest = t.rows[-1]
+    lines += [
+        "",
+        f"Targets on opening positions: {strongest['level']}'s median move at most "
+        f"{TARGET_STRONGEST_MEDIAN_S:g} s: {_met(number(t, line, strongest['s median']) <= TARGET_STRONGEST_MEDIAN_S)} "
+        f"({column(t, line, strongest, 's median')} s); its longest at most {TARGET_STRONGEST_MAX_S:g} s: "
+        f"{_met(number(t, line, strongest['s max']) <= TARGET_STRONGEST_MAX_S)} "
+        f"({column(t, line, strongest, 's max')} s).",
     ]
     return lines
 
@@ -519,6 +555,7 @@ def render(map_path: Path = MAP) -> str:
         build_section(map_path),
         levels_section(),
         rom_search_section(ROM_SEARCH),
+        rom_opening_section(ROM_OPENING),
         cynes_section(CYNES),
         book_section(BOOK),
         book_strength_section(BOOK_STRENGTH),
