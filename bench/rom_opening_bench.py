@@ -28,7 +28,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.rom_search_bench import level_row, run_cli, table_header, write_report  # noqa: E402
-from reference_py.book import Book, default_book  # noqa: E402
+from reference_py.book import Book, book_move, default_book  # noqa: E402
 from reference_py.position import Position  # noqa: E402
 from reference_py.search import level_by_name  # noqa: E402
 from tools.nes.search import RomSearch  # noqa: E402
@@ -40,11 +40,10 @@ LEVELS = "Hard,Master"
 
 
 def in_book(book: Book | None, pos: Position, book_plies: int) -> bool:
-    """True when a level with `book_plies` answers pos from the book (the
-    condition of reference_py.book.book_move, whatever move it picks)."""
-    found = book.moves(pos) if book is not None else None
-    return found is not None and found[0].depth < book_plies and any(
-        mv in pos.legal_moves() for mv, _ in found[1])
+    """True when a level with `book_plies` answers pos from the book
+    (reference_py.book.book_move; the checked book holds legal moves only,
+    so the LFSR's pick, fixed here, does not change the answer)."""
+    return book is not None and book_move(book, pos, book_plies, lambda: 0) is not None
 
 
 def opening_positions(suite: Suite, level: str, book: Book | None) -> tuple[list[tuple[Opening, Position]], int]:
