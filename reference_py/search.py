@@ -293,17 +293,30 @@ class Searcher:
 
     def _draw_score(self, ply: int) -> int | None:
         """The game's end rules at a node below the root (ply >= 1), in the
-        game's order (docs/ENGINE.md, "Game rules"): a repetition (one is
-        enough here), then the 60-move rule, which is a draw only when the
-        side to move has a legal move: a mate on the 120th ply wins, as in
-        the game.  None when neither applies."""
+        game's order (docs/ENGINE.md, "Game rules"): a repetition, then the
+        60-move rule, which is a draw only when the side to move has a legal
+        move: a mate on the 120th ply wins, as in the game.  None when
+        neither applies.
+
+        A repetition counts once when the earlier occurrence lies on the
+        search path (k < ply: the side that repeated chose to), but an
+        earlier occurrence at or before the root is the game's past: there
+        the position must have occurred twice before (the game's third
+        occurrence), else the side to move need not repeat.  The cycle
+        judged is the shortest, k."""
         pos = self.pos
         clock = pos.clock
         keys, checks = pos.keys, pos.checks
         n = len(keys) - 1
         k = 4
+        first = 0                # an earlier occurrence at or before the root
         while k <= clock and k <= n:
             if keys[n - k] == keys[n]:
+                if not first and k >= ply:
+                    first = k
+                    k += 2
+                    continue
+                k = first or k
                 opp_all = all(checks[n - j] for j in range(0, k, 2))
                 stm_all = all(checks[n - j] for j in range(1, k, 2))
                 if opp_all and not stm_all:
