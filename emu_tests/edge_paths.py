@@ -45,6 +45,7 @@ PATHS = {
     "rep-short-bound": "a repetition 4 plies back when the clock or the window allows only 4 or 5",
     "rep-past-once": "one earlier occurrence, at or before the root (k >= ply): not a repetition",
     "rep-past-twice": "two earlier occurrences at or before the root: a repetition, judged by the first",
+    "rep-past-ahead": "an earlier occurrence at or before the root with the root's side ahead: a repetition",
     "rep-perpetual-mover": "a repetition scored +perpetual (the side that just moved checked throughout)",
     "rep-perpetual-to-move": "a repetition scored -perpetual (the side to move checked throughout)",
     "aging": "the history table halved (an entry plus its bonus above 255)",
@@ -76,9 +77,10 @@ class PathProbe(Searcher):
         ks = [k for k in range(4, min(clock, n) + 1, 2) if keys[n - k] == keys[n]]
         # the match that makes the node a repetition: the first on the search
         # path (k < ply), else a second one in the game's past
-        decisive = ks[0] if ks and ks[0] < ply else ks[1] if len(ks) >= 2 else None
+        decisive = ks[0] if ks and (ks[0] < ply or self.root_ahead) else ks[1] if len(ks) >= 2 else None
         if ks and ks[0] >= ply:
-            self.hits["rep-past-twice" if len(ks) >= 2 else "rep-past-once"] += 1
+            self.hits["rep-past-ahead" if self.root_ahead else
+                      "rep-past-twice" if len(ks) >= 2 else "rep-past-once"] += 1
         if decisive is not None:
             self.hits["rep-at-clock"] += decisive == clock
             self.hits["rep-at-window"] += decisive == n

@@ -6,10 +6,10 @@ main suite seldom or never reaches: the 60-move limit (a draw, a mate or
 stalemate on the last ply, a list that does not fit the move stack; clocks
 110 to 120), repetitions at the clock bound, just past it and at the oldest
 position of the game window, a position of the game's past met once (no
-repetition) and twice (a repetition), perpetual-check scores, the history
-table's aging, the deepest ply, a main-search node without a legal move, a depth-0
-node in check, a single legal move.  Each
-line is checked twice: the reference still takes the path (emu_tests/
+repetition unless the root's side is ahead) and twice (a repetition),
+perpetual-check scores, the history table's aging, the deepest ply, a
+main-search node without a legal move, a depth-0 node in check, a single
+legal move.  Each line is checked twice: the reference still takes the path (emu_tests/
 edge_paths.PathProbe; otherwise the line tests nothing and must be
 regenerated) and the ROM returns the same move, score, node count, depth
 and PV.  Paths no position can reach at a level are listed in UNREACHABLE
@@ -39,11 +39,6 @@ UNREACHABLE = {
     ("aging", "Easy"): "depth 2: the root rewards 1 + 4 and each ply-1 node at most 1: no entry passes 255",
     ("mated-in-search", "Novice"): "depth 1: every node below the root is at depth 0 (quiescence)",
 }
-# A repetition 4 plies back within a bound of 4 or 5 is decided only on the
-# search path (k = 4 < ply, a main-search node at ply >= 5: depth >= 5); in
-# the game's past it would need a second occurrence at k >= 6 > the bound.
-UNREACHABLE.update({("rep-short-bound", name): "main search depth <= 4: ply <= 4 = k"
-                    for name in ("Novice", "Easy", "Medium", "Hard")})
 # (path, level) pairs none of edge_paths' candidates reaches, though no proof
 # says they cannot: what was seen instead.
 NOT_FOUND = {
@@ -103,9 +98,7 @@ def test_unreachable_pairs_are_unreachable():
     root rewards one move per iteration (bonus[0], then bonus[1]) and each
     ply-1 node of iteration 2 (depth 1) at most one (bonus[0]), one node per
     legal root move; depth-0 nodes (quiescence) never reward.  A main-search
-    node below the root needs depth >= 2.  A repetition 4 plies back is
-    decided only at ply >= 5 (the search path) when the bound allows no
-    second occurrence, and the main search's ply is at most its depth."""
+    node below the root needs depth >= 2."""
     from reference_py.search import search_config
     bonus = search_config().history_bonus
     for (path, name), _ in UNREACHABLE.items():
@@ -114,8 +107,6 @@ def test_unreachable_pairs_are_unreachable():
             assert lv.depth <= 2 and lv.history
             most = sum(bonus[:lv.depth]) + (MOST_MOVES * bonus[0] if lv.depth == 2 else 0)
             assert most <= 255, name
-        elif path == "rep-short-bound":
-            assert max(lv.depth, lv.bare.depth if lv.bare else 0) <= 4, name
         else:
             assert path == "mated-in-search" and lv.depth == 1, (path, name)
 

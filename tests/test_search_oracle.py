@@ -251,6 +251,20 @@ def test_a_repeat_of_the_games_past_needs_a_second_earlier_occurrence():
         assert s._draw_score(ply) == s.cfg.perpetual_check, ply
 
 
+def test_the_side_ahead_at_the_root_counts_one_occurrence_of_the_past():
+    """When the root's static evaluation is above 0 (root_ahead, set by
+    run()), one earlier occurrence in the game's past is a repetition: the
+    side ahead does not return to the game's positions."""
+    s = _node(CYCLE_FEN, CYCLE)
+    assert s._draw_score(1) is None
+    s.root_ahead = True
+    assert s._draw_score(1) == s.cfg.perpetual_check
+    for moves, ahead in ((CYCLE[:4], True), (CYCLE, False)):   # Red (a rook up) to move, then Black
+        s = _node(CYCLE_FEN, moves)
+        s.run()
+        assert s.root_ahead is ahead, moves
+
+
 def test_a_twice_repeated_past_is_judged_by_the_shortest_cycle():
     """Two earlier occurrences at or before the root (k = 4 and 8): the
     4-ply cycle, where the side that just moved checked throughout, is

@@ -182,7 +182,15 @@ no_book:
   jsr stm_bare
   bcc :+
   sty s_level          ; the search reads the row's limits from here on
-: lda s_root_moves
+: jsr eng_eval         ; X:A = the root's static evaluation (local+0 = A)
+  ldy #0               ; s_ahead = $80 when it is above 0 (reference root_ahead)
+  txa
+  bmi :+
+  ora local+0
+  beq :+
+  ldy #$80
+: sty s_ahead
+  lda s_root_moves
   cmp #1
   beq :+
   lda #0
