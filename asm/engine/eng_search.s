@@ -80,6 +80,8 @@
 ;   completed iteration), s_nodes (16-bit).
 ;   The position is rebuilt in canonical slot order and valued with the
 ;   level's weight set (eng_vset); otherwise unchanged (eng_ply = 0).
+;   s_ahead bit 7 = the root's static evaluation (eng_eval) is above 0
+;     (set after the book; draw_score reads it);
 ;   s_level = the row searched: the level, or its bare row (lvl_bare) when
 ;   the level has one and the side to move has no rook, horse, cannon or
 ;   pawn (after the book: the book uses the level's own row).
