@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import heapq
 import itertools
 import sys
 from collections import deque
@@ -144,54 +145,65 @@ def material(s: State) -> Material:
     return s[3] != NONE, tuple(sorted(k for k, _ in s[4]))
 
 
-def solve(states: list[State], outside: Callable[[State], bool]) -> set[State]:
-    """The positions of `states` that A wins.  `outside(s)` is the value
-    (A wins) of a successor that left the class (a capture)."""
+def solve(states: list[State], outside: Callable[[State], int | None]) -> dict[State, int]:
+    """The positions of `states` that A wins, each with its distance: the
+    plies to mate with best play (A the fastest, D the slowest).
+    `outside(n)` is the distance of a successor that left the class (a
+    capture), None when A does not win it.  Positions are settled in the
+    order of their distance (a heap), so a D-to-move position's distance is
+    1 + its last (farthest) successor's."""
     inside = set(states)
     preds: dict[State, list[State]] = {s: [] for s in states}
     left: dict[State, int] = {}            # D to move: moves not yet known to lose
-    win: set[State] = set()
-    queue: deque[State] = deque()
+    far: dict[State, int] = {}             # D to move: its farthest losing capture so far
+    win: dict[State, int] = {}
+    heap: list[tuple[int, State]] = []
     for s in states:
         succ = successors(s)
         if s[0] == A_TO_MOVE:
             if not succ:
                 raise AssertionError(f"the horse side has no legal move in {s}")
+            best = None
             for n in succ:
                 if n in inside:
                     preds[n].append(s)
-            if s not in win and any(n not in inside and outside(n) for n in succ):
-                win.add(s)
-                queue.append(s)
+                elif (d := outside(n)) is not None and (best is None or d < best):
+                    best = d
+            if best is not None:
+                heapq.heappush(heap, (best + 1, s))
         else:
             escape = False
             count = 0
+            farthest = 0
             for n in succ:
                 if n in inside:
                     preds[n].append(s)
                     count += 1
-                elif not outside(n):
+                elif (d := outside(n)) is None:
                     escape = True
+                else:
+                    farthest = max(farthest, d)
             if escape:
                 left[s] = -1                # never lost
             else:
                 left[s] = count
+                far[s] = farthest
                 if count == 0:              # mate or stalemate, or every move a losing capture
-                    win.add(s)
-                    queue.append(s)
-    while queue:
-        n = queue.popleft()
+                    heapq.heappush(heap, (farthest + 1 if succ else 0, s))
+    while heap:
+        d, n = heapq.heappop(heap)
+        if n in win:
+            continue
+        win[n] = d
         for p in preds[n]:
             if p in win:
                 continue
             if p[0] == A_TO_MOVE:
-                win.add(p)
-                queue.append(p)
+                heapq.heappush(heap, (d + 1, p))
             elif left[p] > 0:
                 left[p] -= 1
                 if left[p] == 0:
-                    win.add(p)
-                    queue.append(p)
+                    heapq.heappush(heap, (max(d, far[p]) + 1, p))
     return win
 
 
@@ -209,32 +221,33 @@ def all_states(m: Material) -> list[State]:
 
 
 @functools.lru_cache(maxsize=None)
-def analyse(m: Material) -> tuple[frozenset[State], tuple[State, ...]]:
-    """(the positions A wins, every position) of material m, after every
-    class a capture reaches.  Without the horse nobody wins: the analysis
-    checks that A's king wins nothing there and that no position lacks a
-    legal move (neither side can check, so only such a side could lose)."""
+def analyse(m: Material) -> tuple[dict[State, int], tuple[State, ...]]:
+    """(the positions A wins with their distances to mate, every position)
+    of material m, after every class a capture reaches.  Without the horse
+    nobody wins: the analysis checks that A's king wins nothing there and
+    that no position lacks a legal move (neither side can check, so only
+    such a side could lose)."""
     states = all_states(m)
     with_horse, kinds = m
     if not with_horse:
-        if solve(states, lambda n: False):
+        if solve(states, lambda n: None):
             raise AssertionError(f"{m}: the horse side's king wins a position")
         if any(not successors(s) for s in states):
             raise AssertionError(f"{m}: a position without a legal move")
-        return frozenset(), tuple(states)
+        return {}, tuple(states)
     subs = {material(n) for s in states for n in successors(s)} - {m}
     sub_wins = {sm: analyse(sm)[0] for sm in subs}
 
-    def outside(n: State) -> bool:
-        return n in sub_wins[material(n)]
-    return frozenset(solve(states, outside)), tuple(states)
+    def outside(n: State) -> int | None:
+        return sub_wins[material(n)].get(n)
+    return solve(states, outside), tuple(states)
 
 
 def bitbase_material(bb: Bitbase) -> Material:
     return True, tuple(sorted(bb.men))
 
 
-def table(bb: Bitbase, wins: frozenset[State], states: tuple[State, ...]) -> bytes:
+def table(bb: Bitbase, wins: dict[State, int], states: tuple[State, ...]) -> bytes:
     """The bitbase's bytes; checks that mirror images agree."""
     bits = [-1] * bb.bits
     for s in states:
@@ -263,6 +276,7 @@ def stats() -> str:
             n = sum(1 for s in states if s[0] == stm)
             w = sum(1 for s in states if s[0] == stm and s in wins)
             lines.append(f"{name}, {who}: {w:,} of {n:,} ({100 * w / n:.1f}%) won")
+        lines.append(f"{name}: the longest win is {max(wins.values())} plies to mate")
     return "\n".join(lines)
 
 
