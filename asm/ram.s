@@ -226,6 +226,7 @@ puz_cur:         .res 1    ; the puzzle being played, its number (index + 1); 0:
 ; ======================= ENGINE (rest of page 3) ===========================
 rep_key_hi:      .res REP_RING_ENTRIES  ; repetition ring: key high bytes
 rep_info:        .res REP_RING_ENTRIES  ; repetition ring: REP_CHECK (bit 7) = the side to move is in check; bits 0-6 = the square (0-89) the move to it went to (the game's entries)
+s_ahead:         .res 1    ; search: bit 7 set when the root's static evaluation is above 0 (draw_score)
 ; ==========================================================================
 
 .segment "ENGINE_BSS"

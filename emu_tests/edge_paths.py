@@ -39,10 +39,13 @@ PATHS = {
     "limit-draw": "a node at the move limit whose side to move has a legal move (a draw)",
     "limit-mate": "a node at the move limit whose side to move has none (mated or stalemated)",
     "limit-overflow": "a node at the move limit whose moves do not fit the move stack",
-    "rep-at-clock": "a repetition found exactly `clock` plies back (the rule's clock bound)",
+    "rep-at-clock": "a repetition decided exactly `clock` plies back (the rule's clock bound)",
     "rep-past-clock": "a repeated key just past the clock bound (k = clock + 1 or + 2): not a repetition",
-    "rep-at-window": "a repetition found at the oldest position of the game window (k = n)",
+    "rep-at-window": "a repetition decided at the oldest position of the game window (k = n)",
     "rep-short-bound": "a repetition 4 plies back when the clock or the window allows only 4 or 5",
+    "rep-past-once": "one earlier occurrence, at or before the root (k >= ply): not a repetition",
+    "rep-past-twice": "two earlier occurrences at or before the root: a repetition, judged by the first",
+    "rep-past-ahead": "an earlier occurrence at or before the root with the root's side ahead: a repetition",
     "rep-perpetual-mover": "a repetition scored +perpetual (the side that just moved checked throughout)",
     "rep-perpetual-to-move": "a repetition scored -perpetual (the side to move checked throughout)",
     "aging": "the history table halved (an entry plus its bonus above 255)",
@@ -71,16 +74,22 @@ class PathProbe(Searcher):
         pos = self.pos
         keys, clock = pos.keys, pos.clock
         n = len(keys) - 1
-        first = next((k for k in range(4, min(clock, n) + 1, 2) if keys[n - k] == keys[n]), None)
-        if first is not None:
-            self.hits["rep-at-clock"] += first == clock
-            self.hits["rep-at-window"] += first == n
-            self.hits["rep-short-bound"] += first == 4 and min(clock, n) <= 5
-        elif any(keys[n - k] == keys[n] for k in (clock + 1, clock + 2) if 4 <= k <= n):
+        ks = [k for k in range(4, min(clock, n) + 1, 2) if keys[n - k] == keys[n]]
+        # the match that makes the node a repetition: the first on the search
+        # path (k < ply), else a second one in the game's past
+        decisive = ks[0] if ks and (ks[0] < ply or self.root_ahead) else ks[1] if len(ks) >= 2 else None
+        if ks and ks[0] >= ply:
+            self.hits["rep-past-ahead" if self.root_ahead else
+                      "rep-past-twice" if len(ks) >= 2 else "rep-past-once"] += 1
+        if decisive is not None:
+            self.hits["rep-at-clock"] += decisive == clock
+            self.hits["rep-at-window"] += decisive == n
+            self.hits["rep-short-bound"] += decisive == 4 and min(clock, n) <= 5
+        elif not ks and any(keys[n - k] == keys[n] for k in (clock + 1, clock + 2) if 4 <= k <= n):
             self.hits["rep-past-clock"] += 1
         judged = self.chase_judged
         v = super()._draw_score(ply)
-        if first is not None and v and self.chase_judged == judged:   # (not a chase's score)
+        if decisive is not None and v and self.chase_judged == judged:   # (not a chase's score)
             self.hits["rep-perpetual-mover" if v > 0 else "rep-perpetual-to-move"] += 1
         return v
 
@@ -211,15 +220,32 @@ ROOK_TOUR = (["a2", "a7", "b7", "b6", "b5", "b4", "b3", "b2", "c2", "c3", "c4", 
               "i7", "i6", "i5", "i4", "i3", "i2"])
 
 
+# The same pieces on a 24-ply cycle (the rook tours 12 squares), played
+# twice less one ply: Black's next move makes the third occurrence of the
+# window's oldest position (k = 24 and k = n = 48 at ply 1).
+WINDOW_TWICE_TOUR = ["a2", "a7", "b7", "b2", "c2", "c7", "g7", "g2", "h2", "h7", "i7", "i2"]
+
+
+def _window_twice() -> list[tuple[str, list[str]]]:
+    moves = []
+    for _ in range(2):
+        for i in range(len(WINDOW_TWICE_TOUR)):
+            moves.append("e0e1" if i % 2 == 0 else "e1e0")
+            moves.append(WINDOW_TWICE_TOUR[i] + WINDOW_TWICE_TOUR[(i + 1) % len(WINDOW_TWICE_TOUR)])
+    return [(WINDOW_CYCLE_FEN, moves[:GAME_WINDOW - 1])]
+
+
 # Red has checked a1e1 e9f9 e1f1 f9e9: f1e1 now repeats a position with Red
 # checking throughout (the perpetual scored for the side that just moved),
-# and so do the later plies of the same cycle.
-CHECK_CYCLE = ("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", ["a1e1", "e9f9", "e1f1", "f9e9", "f1e1", "e9f9"])
+# and so do the later plies of the same cycle; a cycle later they are third
+# occurrences.  The quiet shuttle returns to its first position (k = clock).
+CHECK_CYCLE = ("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1",
+               ["a1e1", "e9f9", "e1f1", "f9e9", "f1e1", "e9f9", "e1f1", "f9e9", "f1e1", "e9f9"])
+QUIET_SHUTTLE = ("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", ["a1a2", "e9f9", "a2a1", "f9e9"] * 2)
 
 
 def _check_cycles() -> list[tuple[str, list[str]]]:
-    fen, moves = CHECK_CYCLE
-    return [(fen, moves[:k]) for k in range(3, len(moves) + 1)]
+    return [(fen, moves[:k]) for fen, moves in (CHECK_CYCLE, QUIET_SHUTTLE) for k in range(3, len(moves) + 1)]
 
 
 def _window_cycle() -> list[tuple[str, list[str]]]:
@@ -235,7 +261,7 @@ def build(per_path: int = 2) -> list[str]:
     nodes) of the candidates that reach the path; for the history's aging
     also the `per_path` that age it most often (early aging changes the
     move order of the rest of the search, where a mistake in it shows)."""
-    cands = (_limit_candidates() + _window_cycle() + _check_cycles() + _cycling_games(40, 7, (6, 30))
+    cands = (_limit_candidates() + _window_cycle() + _window_twice() + _check_cycles() + _cycling_games(40, 7, (6, 30))
              + _cycling_games(12, 8, (60, 90))
              + [(f, m) for f, m, _ in _suite_lines()])
     lines = ["# Edge-path suite (emu_tests/edge_paths.py): FEN [; moves ...] # path level"]

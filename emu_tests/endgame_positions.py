@@ -65,12 +65,16 @@ def endgame_positions(n: int, seed: int = 2026) -> list[Position]:
     return out
 
 
-def kh_ke_positions(n: int, seed: int = 2027) -> list[Position]:
-    """n positions of exactly king + horse against king + one elephant (the
-    bitbase's class: reference_py/bitbase.py), either colour the horse's,
-    either side to move."""
+def horse_positions(men: str, n: int, seed: int = 2027) -> list[Position]:
+    """n positions of exactly king + horse against king + `men` ("E": one
+    elephant, "AA": two advisors; a bitbase's class: reference_py/bitbase.py),
+    either colour the horse's, either side to move."""
     rng = random.Random(seed)
-    return [random_position("H", "E", rng) for _ in range(n)]
+    return [random_position("H", men, rng) for _ in range(n)]
+
+
+def kh_ke_positions(n: int, seed: int = 2027) -> list[Position]:
+    return horse_positions("E", n, seed)
 
 
 # Two positions of the suite's H_vs_E.2 and H_vs_E.4 endings (bench/endgames.yaml)

@@ -5,7 +5,9 @@ search meets chases: the two positions of tests/test_ref_search_chase.py
 at every level (the reference's scores there are checked against the game
 rule), a chase begun in the game and closed inside the search (judged at
 plies 2 and 3), the chase suite's cases one move before their third
-occurrence, and seeded random shuttles."""
+occurrence, and seeded random shuttles; a perpetual check and an endgame
+whose earlier occurrences lie in the game's past (one earlier occurrence
+there is no repetition, two are)."""
 from __future__ import annotations
 
 import pytest
@@ -16,6 +18,7 @@ from reference_py.cli import game_position
 from reference_py.search import levels
 from tests.chase_oracle import load
 from tests.test_ref_search_chase import CHASER_FEN, CHASER_LINE, VICTIM_FEN, VICTIM_LINE
+from tests.test_search_oracle import CYCLE, CYCLE_FEN, R_AAEE_FEN, R_AAEE_LINE
 from tools.nes.search import RomSearch, reference_search
 
 LEVELS = [lv.name for lv in levels()]
@@ -65,3 +68,18 @@ def test_suite_cases_before_their_last_move(rs, case, level):
 def test_random_shuttles_before_their_last_move(rs, seed, level):
     for fen, moves, _ in shuttle_games(seed, 8):
         _check(rs, fen, [move_iccs(m) for m in moves[:-1]], level)
+
+
+# Red's perpetual check begun in the game: f1e1 one ply below the root makes
+# the position's second occurrence (no repetition; the search path's repeat
+# five plies down is one) or, a cycle later, its third (Red's perpetual).
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("moves", [CYCLE[:-1], CYCLE + ["e9f9", "e1f1", "f9e9"]], ids=["second", "third"])
+def test_perpetual_check_from_the_games_past(rs, moves, level):
+    _check(rs, CYCLE_FEN, moves, level)
+
+
+def test_a_second_occurrence_of_a_past_position_is_no_refuge(rs):
+    """R_vs_AAEE.9's 74 plies: e2g0 returns to a position the game has seen
+    once and loses the elephant on c4; the ROM does not play it either."""
+    assert _check(rs, R_AAEE_FEN, R_AAEE_LINE, "Master")["move"] != "e2g0"

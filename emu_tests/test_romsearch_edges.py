@@ -5,10 +5,11 @@ for each level, positions whose search reaches one of the paths that the
 main suite seldom or never reaches: the 60-move limit (a draw, a mate or
 stalemate on the last ply, a list that does not fit the move stack; clocks
 110 to 120), repetitions at the clock bound, just past it and at the oldest
-position of the game window, perpetual-check scores, the history table's
-aging, the deepest ply, a main-search node without a legal move, a depth-0
-node in check, a single legal move.  Each
-line is checked twice: the reference still takes the path (emu_tests/
+position of the game window, a position of the game's past met once (no
+repetition unless the root's side is ahead) and twice (a repetition),
+perpetual-check scores, the history table's aging, the deepest ply, a
+main-search node without a legal move, a depth-0 node in check, a single
+legal move.  Each line is checked twice: the reference still takes the path (emu_tests/
 edge_paths.PathProbe; otherwise the line tests nothing and must be
 regenerated) and the ROM returns the same move, score, node count, depth
 and PV.  Paths no position can reach at a level are listed in UNREACHABLE

@@ -20,8 +20,9 @@ evaluation changes in two ways (docs/ENGINE.md, "Endgames"):
     and the engine neither seeks nor avoids it for its material.
 When both sides are bare the score is shifted by `both_bare` and there is
 no drive.  When the material is exactly king + horse against king + one
-elephant, the bitbase (bitbase.py) decides after the shift: a draw scores
-0, a win for the horse side gains `bitbase_win` for it.  The tables are in config/eval.yaml (`endgame:`); a weight set
+elephant or king + two advisors, that class's bitbase (bitbase.py) decides
+after the shift: a draw scores 0, a win for the horse side gains
+`bitbase_win` for it.  The tables are in config/eval.yaml (`endgame:`); a weight set
 uses them when its `endgame` is true.
 
 Everything here depends on the piece counts except the drive's squares, so
@@ -58,7 +59,7 @@ class EndgameTables:
     king_mobility: tuple[int, ...]         # [free squares 0..4 around the bare king]
     king_centre: int                       # the strong king on the centre file (e)
     near: tuple[int, ...]                  # [distance 0..17] per strong horse or pawn
-    bitbase_win: int = 0                   # KH vs KE won for the horse side (bitbase.py): its bonus
+    bitbase_win: int = 0                   # KH vs KE or KAA won for the horse side (bitbase.py): its bonus
 
     def drive_max(self) -> int:
         """The largest drive (for the bound checks of the ROM build)."""
@@ -149,8 +150,9 @@ def adjust(e: int, pos: Position, t: EndgameTables, horse_slots: tuple[int, ...]
     d = drive(pos, strong, t, horse_slots, pawn_slots)
     e += d if pos.side == strong else -d
     e >>= t.scale[strong_class(count, strong)][defence(count, bare)]
-    if bitbase.is_class(count) is not None:           # exactly KH vs KE: the horse side is `strong`
-        if not bitbase.probe(pos, strong):
+    cls = bitbase.is_class(count)
+    if cls is not None:                               # exactly KH vs KE or KAA: the horse side is `strong`
+        if not bitbase.probe(pos, strong, cls[1]):
             return 0
         e += t.bitbase_win if pos.side == strong else -t.bitbase_win
     return e

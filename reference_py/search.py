@@ -133,6 +133,9 @@ class Searcher:
         self.qnodes = 0          # nodes counted in quiescence
         self.static_evals = 0    # extra static evals made only for pruning decisions
         self.chase_judged = 0    # repetitions judged by the chase rule (no perpetual-check verdict)
+        # The root's static evaluation is above 0 (set by run()): one earlier
+        # occurrence in the game's past is then a repetition (_draw_score).
+        self.root_ahead = False
         self.material = material_values()
         self.hist = [0] * HISTORY_SIZE
         self.killers = [[0, 0] for _ in range(KILLER_PLIES)]   # plies >= KILLER_PLIES have none
@@ -293,17 +296,32 @@ class Searcher:
 
     def _draw_score(self, ply: int) -> int | None:
         """The game's end rules at a node below the root (ply >= 1), in the
-        game's order (docs/ENGINE.md, "Game rules"): a repetition (one is
-        enough here), then the 60-move rule, which is a draw only when the
-        side to move has a legal move: a mate on the 120th ply wins, as in
-        the game.  None when neither applies."""
+        game's order (docs/ENGINE.md, "Game rules"): a repetition, then the
+        60-move rule, which is a draw only when the side to move has a legal
+        move: a mate on the 120th ply wins, as in the game.  None when
+        neither applies.
+
+        A repetition counts once when the earlier occurrence lies on the
+        search path (k < ply: the side that repeated chose to).  An earlier
+        occurrence at or before the root is the game's past: there the
+        position must have occurred twice before (the game's third
+        occurrence; the side to move need not repeat a second one), unless
+        the root's side is ahead (root_ahead): then one is enough, so that
+        it does not return to positions of the game but makes progress.
+        The cycle judged is the shortest, k."""
         pos = self.pos
         clock = pos.clock
         keys, checks = pos.keys, pos.checks
         n = len(keys) - 1
         k = 4
+        first = 0                # an earlier occurrence at or before the root
         while k <= clock and k <= n:
             if keys[n - k] == keys[n]:
+                if not first and k >= ply and not self.root_ahead:
+                    first = k
+                    k += 2
+                    continue
+                k = first or k
                 opp_all = all(checks[n - j] for j in range(0, k, 2))
                 stm_all = all(checks[n - j] for j in range(1, k, 2))
                 if opp_all and not stm_all:
@@ -581,6 +599,7 @@ class Searcher:
             # sides are bare): the level's `bare` depth, qdepth and node cap replace its own.
             self.level = replace(self.level, depth=bare.depth, qdepth=bare.qdepth, nodes=bare.nodes)
         in_check = pos.checks[-1] if pos.checks else pos.in_check(pos.side)
+        self.root_ahead = evaluate(pos, self.tables) > 0
         result = SearchResult(root_moves[0], 0, 0, 0, [root_moves[0]])
         for depth in range(1, self.level.depth + 1):
             self.root_best = 0

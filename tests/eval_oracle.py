@@ -145,27 +145,49 @@ def _endgame(eg: dict, pieces: dict, to_move: str, e: int) -> int:
         row = "other"
     column = has(weak, "advisor") + 3 * has(weak, "elephant")
     e = e // 2 ** eg["scale"][row][column]
-    if sorted(pieces.values()) == sorted([(strong, "king"), (strong, "horse"), (weak, "king"), (weak, "elephant")]):
+    horse_vs = sorted([(strong, "king"), (strong, "horse"), (weak, "king")])
+    if sorted(pieces.values()) in (sorted(horse_vs + [(weak, "elephant")]),
+                                   sorted(horse_vs + [(weak, "advisor"), (weak, "advisor")])):
         if not _bitbase_win(pieces, strong, weak, to_move):
             return 0
         e += eg["bitbase_win"] if to_move == strong else -eg["bitbase_win"]
     return e
 
 
+# docs/ENGINE.md "Bitbases": the classes of the defender's men (its own view,
+# (file, rank)), in index order; a set that is the mirror image of a class's
+# belongs to it with the position mirrored.
+BITBASE_CLASSES = {
+    "elephant": ("bitbase_h_e.bin", [{(0, 2)}, {(2, 0)}, {(2, 4)}, {(4, 2)}]),
+    "advisor": ("bitbase_h_aa.bin", [{(3, 0), (5, 0)}, {(3, 0), (4, 1)}, {(3, 0), (3, 2)}, {(3, 0), (5, 2)},
+                                     {(4, 1), (3, 2)}, {(3, 2), (5, 2)}]),
+}
+
+
 def _bitbase_win(pieces: dict, strong: str, weak: str, to_move: str) -> bool:
-    """docs/ENGINE.md "Bitbase": the bit of a KH vs KE position in
-    config/bitbase_h_e.bin, read by the documented index."""
-    def own(f: int, r: int) -> tuple[int, int]:          # the elephant side's view: its back rank is 0
+    """docs/ENGINE.md "Bitbases": the bit of a KH vs KE or KH vs KAA
+    position in its file, read by the documented index."""
+    def own(f: int, r: int) -> tuple[int, int]:          # the defender's view: its back rank is 0
         return (f, r) if weak == "red" else (8 - f, 9 - r)
-    sq = {kind if c == weak else "a" + kind: own(*fr) for fr, (c, kind) in pieces.items()}
-    if sq["elephant"][0] > 4:
+    men_kind = "advisor" if any(k == "advisor" for _, k in pieces.values()) else "elephant"
+    file, classes = BITBASE_CLASSES[men_kind]
+    sq = {}
+    men = set()
+    for fr, (c, kind) in pieces.items():
+        if kind == men_kind:
+            men.add(own(*fr))
+        else:
+            sq[kind if c == weak else "a" + kind] = own(*fr)
+    if men in classes:
+        cls = classes.index(men)
+    else:
+        cls = classes.index({(8 - f, r) for f, r in men})
         sq = {k: (8 - f, r) for k, (f, r) in sq.items()}
-    e = {(0, 2): 0, (2, 0): 1, (2, 4): 2, (4, 2): 3}[sq["elephant"]]
     dk = sq["king"][1] * 3 + sq["king"][0] - 3
     ak = (sq["aking"][1] - 7) * 3 + sq["aking"][0] - 3
     h = sq["ahorse"][1] * 9 + sq["ahorse"][0]
-    bit = (((to_move == weak) * 4 + e) * 9 + dk) * 810 + ak * 90 + h
-    data = (EVAL_YAML.parent / "bitbase_h_e.bin").read_bytes()
+    bit = (((to_move == weak) * len(classes) + cls) * 9 + dk) * 810 + ak * 90 + h
+    data = (EVAL_YAML.parent / file).read_bytes()
     return bool(data[bit >> 3] >> (bit & 7) & 1)
 
 

@@ -117,11 +117,13 @@ def test_check_cycle_is_what_it_says():
 
 def test_repetition_is_scored_before_the_move_limit():
     """At the limit a repetition still decides: Red, who checked throughout,
-    is scored as the perpetual checker, not as a plain draw."""
+    is scored as the perpetual checker, not as a plain draw (the node 5
+    plies below the root, the cycle on the search path)."""
     s = _searcher(*CHECK_CYCLE)
     assert s.pos.clock >= DRAW_PLIES - 5
     s.pos.clock = DRAW_PLIES                 # the same cycle with the clock at the limit
-    assert s._draw_score(1) == s.cfg.perpetual_check   # Black to move: Red gave every check
+    assert s._draw_score(5) == s.cfg.perpetual_check   # Black to move: Red gave every check
+    assert s._draw_score(1) == 0             # the cycle in the game's past: one earlier occurrence is none
     assert s.cfg.perpetual_check != 0
 
 

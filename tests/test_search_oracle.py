@@ -24,7 +24,7 @@ from reference_py.board import move_iccs, move_to
 from reference_py.evaluate import tables_for
 from reference_py.fen import START_FEN, format_fen, parse_fen
 from reference_py.rules import Game, random_walk
-from reference_py.search import MATE, MATE_BOUND, Searcher, levels, search, search_config
+from reference_py.search import MATE, MATE_BOUND, Searcher, level_by_name, levels, search, search_config
 from tests.search_oracle import Spec, mates_in, minimax
 
 LEVELS = levels()
@@ -172,6 +172,11 @@ CYCLE = ["a1e1", "e9f9", "e1f1", "f9e9", "f1e1"]
 BOTH_FEN = "4k4/9/9/9/9/9/9/r8/R8/3K5 w - - 0 1"
 
 
+# The ply of a node whose cycles all lie on the search path (k < ply): one
+# earlier occurrence is a repetition there.
+PATH = 9
+
+
 def _node(fen: str, moves: list[str]) -> Searcher:
     g = Game(fen)
     for m in moves:
@@ -183,26 +188,26 @@ def test_the_checking_side_is_scored_as_losing():
     s = _node(CYCLE_FEN, CYCLE)             # Black to move; Red gave every check of the cycle
     pc = s.cfg.perpetual_check
     assert pc > 0
-    assert s._draw_score(1) == pc           # good for Black, the side to move
+    assert s._draw_score(PATH) == pc           # good for Black, the side to move
     s = _node(CYCLE_FEN, CYCLE + ["e9f9"])  # Red to move: a repeat too, Red still the checker
-    assert s._draw_score(1) == -pc          # bad for Red, the side to move
+    assert s._draw_score(PATH) == -pc          # bad for Red, the side to move
     s = _node(CYCLE_FEN, CYCLE[:3])         # Black to move after a1e1 e9f9 e1f1: no repeat yet
-    assert s._draw_score(1) is None
+    assert s._draw_score(PATH) is None
     s = _node(CYCLE_FEN, CYCLE + ["e9f9", "e1f1"])   # repeats again, still Red checking
-    assert s._draw_score(1) == pc
+    assert s._draw_score(PATH) == pc
 
 
 def test_a_cycle_longer_than_the_clock_is_not_a_repetition():
     s = _node(CYCLE_FEN, CYCLE)
     s.pos.clock = 3                          # the repeat is 4 plies back: outside the clock
-    assert s._draw_score(1) is None
+    assert s._draw_score(PATH) is None
     s.pos.clock = 4
-    assert s._draw_score(1) == s.cfg.perpetual_check
+    assert s._draw_score(PATH) == s.cfg.perpetual_check
 
 
 def test_a_quiet_cycle_is_a_draw():
     s = _node("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", ["a1a2", "e9f9", "a2a1", "f9e9", "a1a2"])
-    assert s._draw_score(1) == 0
+    assert s._draw_score(PATH) == 0
 
 
 @pytest.mark.parametrize("checks, sign", [
@@ -220,7 +225,7 @@ def test_hand_built_cycles_score_by_who_checked(checks, sign):
     s.pos.keys = [0x1111, 0x2222, 0x3333, 0x4444, 0x1111]
     s.pos.checks = list(checks)
     s.pos.clock = 4
-    assert s._draw_score(1) == sign * s.cfg.perpetual_check
+    assert s._draw_score(PATH) == sign * s.cfg.perpetual_check
 
 
 def test_the_first_repeat_found_decides():
@@ -230,7 +235,48 @@ def test_the_first_repeat_found_decides():
     s.pos.keys = [7, 1, 2, 3, 7, 5, 6, 9, 7]
     s.pos.checks = [False, False, True, False, True, False, False, False, False]
     s.pos.clock = 8
-    assert s._draw_score(1) == 0
+    assert s._draw_score(PATH) == 0
+
+
+def test_a_repeat_of_the_games_past_needs_a_second_earlier_occurrence():
+    """An earlier occurrence at or before the root (k >= ply) is the game's
+    past: one is not a repetition (the game draws at the third occurrence),
+    two are; one on the search path (k < ply) is."""
+    s = _node(CYCLE_FEN, CYCLE)              # one earlier occurrence, 4 plies back
+    for ply in (1, 2, 3, 4):
+        assert s._draw_score(ply) is None, ply
+    assert s._draw_score(5) == s.cfg.perpetual_check
+    s = _node(CYCLE_FEN, CYCLE + ["e9f9", "e1f1", "f9e9", "f1e1"])   # two: 4 and 8 plies back
+    for ply in (1, 4, 5, 8, 9):
+        assert s._draw_score(ply) == s.cfg.perpetual_check, ply
+
+
+def test_the_side_ahead_at_the_root_counts_one_occurrence_of_the_past():
+    """When the root's static evaluation is above 0 (root_ahead, set by
+    run()), one earlier occurrence in the game's past is a repetition: the
+    side ahead does not return to the game's positions."""
+    s = _node(CYCLE_FEN, CYCLE)
+    assert s._draw_score(1) is None
+    s.root_ahead = True
+    assert s._draw_score(1) == s.cfg.perpetual_check
+    for moves, ahead in ((CYCLE[:4], True), (CYCLE, False)):   # Red (a rook up) to move, then Black
+        s = _node(CYCLE_FEN, moves)
+        s.run()
+        assert s.root_ahead is ahead, moves
+
+
+def test_a_twice_repeated_past_is_judged_by_the_shortest_cycle():
+    """Two earlier occurrences at or before the root (k = 4 and 8): the
+    4-ply cycle, where the side that just moved checked throughout, is
+    judged, not the 8-ply one, where it did not (a quiet cycle, 0)."""
+    s = _node(CYCLE_FEN, [])
+    s.pos.keys = [7, 1, 2, 3, 7, 5, 6, 9, 7]
+    s.pos.checks = [False, False, False, False, False, False, True, False, True]
+    s.pos.clock = 8
+    assert s._draw_score(1) == s.cfg.perpetual_check
+    s.pos.keys = [7, 1, 2, 3, 8, 5, 6, 9, 7]  # only the 8-ply one: not a repetition at ply 1
+    assert s._draw_score(1) is None
+    assert s._draw_score(PATH) == 0          # on the search path: the quiet 8-ply cycle
 
 
 @pytest.mark.parametrize("level", LEVELS, ids=IDS)
@@ -288,10 +334,11 @@ def test_alpha_beta_is_fail_hard():
 def test_a_cut_off_by_a_draw_returns_beta():
     """Where a child's value comes from outside the window (a repetition
     scored 0), fail-hard still returns beta at the cut-off: Black, a rook
-    down, can repeat the position; with the window below 0 and the repeating
+    down, can repeat the position a third time; with the window below 0 and the repeating
     move tried first (the PV move), the root cuts off with exactly beta."""
     from reference_py.cli import game_position
-    pos = game_position("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1", ["a1a2", "e9f9", "a2a1"])
+    pos = game_position("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1",
+                        ["a1a2", "e9f9", "a2a1", "f9e9", "a1a2", "e9f9", "a2a1"])   # f9e9: a third occurrence
     repeat = next(m for m in pos.legal_moves() if move_iccs(m) == "f9e9")
     for level in LEVELS:
         s = Searcher(pos.copy(), level)
@@ -299,3 +346,36 @@ def test_a_cut_off_by_a_draw_returns_beta():
         s.prev_pv = [repeat]
         got = s._alphabeta(min(2, level.depth), -100, -50, 0, True, False)
         assert got == -50, (level.name, got)
+
+
+# Rook against advisors and elephants (bench/endgames.yaml R_vs_AAEE.9),
+# Red holding: 74 plies of a bench game, Red to move.  e2g0 returns to a
+# position of the game's past (its second occurrence, not a draw) and
+# leaves the elephant on c4 to the rook.
+R_AAEE_FEN = "5k3/9/9/9/1r7/9/9/4B4/9/2BAKA3 w - - 0 1"
+R_AAEE_LINE = [
+    "d0e1", "f9f8", "e1f2", "b5i5", "e2g0", "f8f7", "f0e1", "i5i0", "c0e2", "f7e7", "e0d0", "i0i3",
+    "e1d2", "i3a3", "e2c0", "a3d3", "f2e1", "d3d8", "c0e2", "d8h8", "g0i2", "h8a8", "d0e0", "a8a2",
+    "i2g4", "a2a4", "g4i2", "a4i4", "e2g4", "i4i9", "i2g0", "i9f9", "g0e2", "f9f8", "e0d0", "f8i8",
+    "d0e0", "i8i4", "e0f0", "i4i0", "f0f1", "e7d7", "e2c4", "i0i4", "c4e2", "d7d8", "f1f0", "i4i0",
+    "f0f1", "d8e8", "e2c4", "i0i1", "f1f0", "i1i4", "g4e2", "i4i0", "f0f1", "i0i4", "f1f0", "i4f4",
+    "f0e0", "f4h4", "c4a2", "e8f8", "e1f0", "h4f4", "f0e1", "f4h4", "e1f0", "h4f4", "f0e1", "f8e8",
+    "a2c4", "e8e9",
+]
+
+
+def test_a_second_occurrence_of_a_past_position_is_no_refuge():
+    """After e2g0 the position occurred once before, in the game: at ply 1
+    that is not a repetition (Black simply takes the elephant), and the
+    search does not play it."""
+    from reference_py.cli import game_position
+    pos = game_position(R_AAEE_FEN, R_AAEE_LINE)
+    e2g0 = next(m for m in pos.legal_moves() if move_iccs(m) == "e2g0")
+    child = pos.copy()
+    child.make(e2g0)
+    child.push_history(child.in_check(child.side), move_to(e2g0))
+    assert child.keys[-1] in child.keys[:-1]          # the game's past holds it once
+    assert child.keys[:-1].count(child.keys[-1]) == 1
+    assert Searcher(child, level_by_name("Master"))._draw_score(1) is None
+    r = search(pos.copy(), level_by_name("Master")).as_json()
+    assert r["move"] != "e2g0", r

@@ -1,11 +1,13 @@
-; eng_bitbase.s: the KH vs KE bitbase's probe (reference_py/bitbase.py is
-; its specification; docs/ENGINE.md "Bitbase").
+; eng_bitbase.s: the horse bitbases' probe, KH vs KE and KH vs KAA
+; (reference_py/bitbase.py is their specification; docs/ENGINE.md
+; "Bitbases").
 ;
-; The bitbase (7,290 bytes) and the lookup that computes a position's index
-; live in the bitbase's bank (segment BITBASE, tables from
-; tools/rom/gen_tables.py); the evaluation runs in the fixed bank with the
-; engine's bank mapped, so bb_probe, in the fixed bank, maps the bitbase's
-; bank, calls bb_verdict there and maps the caller's bank (bank_cur) back.
+; Each bitbase (7,290 and 10,935 bytes) and the lookup that computes a
+; position's index live in a bank of their own (segments BITBASE, in bank
+; 2, and BITBASE_AA, in bank 6; tables from tools/rom/gen_tables.py); the
+; evaluation runs in the fixed bank with the engine's bank mapped, so
+; bb_probe, in the fixed bank, maps the class's bank, calls its lookup
+; there, maps the caller's bank (bank_cur) back and applies the verdict.
 
 .include "global.inc"
 .include "eng.inc"
@@ -13,43 +15,41 @@
 .segment "CODE"
 
 ;;
-; The bitbase's verdict on the evaluation e of a KH vs KE position
-; (eng_bare has EG_BITBASE; eng_eval_endgame): maps the bitbase's bank for
-; bb_verdict, then the caller's bank again (bank_cur; the bank table write:
-; no bus conflict).
+; The bitbase's verdict on the evaluation e of a KH vs KE or KH vs KAA
+; position (eng_bare has EG_BITBASE or EG_BITBASE_AA; eng_eval_endgame):
+; maps the class's bank for its lookup (bbe_lookup, bbaa_lookup), then the
+; caller's bank again (bank_cur; the bank table write: no bus conflict).
 ; Input: e in local+0..1, the position (piece_sq, eng_side), eng_bare
 ;   (EG_STRONG_BLACK: the horse side).  Output: local+0..1 = 0 when the
 ;   position is a draw; e + EG_BITBASE_WIN when it is a win for the horse
 ;   side and the horse side is to move, e - EG_BITBASE_WIN when not.
-; Uses local+2..7 and 5 bytes of stack below its return address (the bank,
-; bb_verdict's and bb_lookup's calls).  Keeps local+8..15.  Clobbers A, X, Y.
-; Cycles (with the JSR): 309 / 315 / 351 for a draw, 336 / 341 / 376 for a
-;   win (min / median / max over emu_tests/endgame_positions.kh_ke_positions(300)).
+; Uses local+2..7 and 3 bytes of stack below its return address (the bank,
+; the lookup's call).  Keeps local+8..15.  Clobbers A, X, Y.
+; Cycles (with the JSR): see emu_tests/test_rom_endgame.py (about 300-380).
 .proc bb_probe
+acc = local+0
   lda bank_cur          ; the caller's bank, mapped again at the end
   pha
-  ldy #<.bank(bb_verdict)
+  lda eng_bare
+  and #EG_BITBASE_AA
+  bne aa
+  ldy #<.bank(bbe_lookup)
   sty bank_cur
   tya
   sta bank_table,y
-  jsr bb_verdict
+  jsr bbe_lookup
+  jmp back
+aa:
+  ldy #<.bank(bbaa_lookup)
+  sty bank_cur
+  tya
+  sta bank_table,y
+  jsr bbaa_lookup
+back:                   ; C = the verdict: PLA, TAY, STY, STA keep it
   pla
   tay
   sty bank_cur
   sta bank_table,y
-  rts
-.endproc
-
-.segment "BITBASE"
-
-;;
-; bb_probe's work, in the bitbase's bank: e (local+0..1) = 0 for a draw
-; (bb_lookup: C = 0), e +- EG_BITBASE_WIN for a win (+ with the horse side
-; to move).  Input, output, uses: as bb_probe.  Clobbers A, X, Y.
-; Cycles: bb_lookup's + about 22 (draw) or 47 (win), with the JSR and RTS.
-.proc bb_verdict
-acc = local+0
-  jsr bb_lookup
   bcs won
   lda #0                ; a draw
   sta acc
@@ -82,113 +82,175 @@ lose:
   rts
 .endproc
 
-;;
-; The bit of the position in bb_data (reference_py/bitbase.py's index):
-; each square in the elephant side's view (sq90_red / sq90_black), all
-; mirrored (bb_mirror) when its elephant is right of the centre file; then
-; bit = bb_row[(elephant side to move) * 36 + class * 9 + its king's palace
-; index] + bb_king[the horse side's king's palace index] + the horse's square.
-; Runs with its own bank mapped (bb_probe, bb_verdict).
-; Input: as bb_probe.  Output: C = the bit (1: a win for the horse side).
-; Uses local+2..7; keeps local+0..1.  Clobbers A, X, Y.
-; Cycles: about 240 (no mirror) to 280 (mirror), with the JSR and RTS.
-.proc bb_lookup
-tbl  = local+2          ; the view table, then the address of the bitbase's byte
-ecls = local+4          ; the elephant's class * 9
-hsq  = local+5          ; the horse's square (0..89)
-ak   = local+6          ; the horse side's king
-dk   = local+7          ; the elephant side's king
+; The locals of the lookups.
+bb_tbl  = local+2       ; the view table, then the address of the bitbase's byte
+bb_cls  = local+4       ; the class * 9 + the defender's king
+bb_hsq  = local+5       ; the horse's square (0..89)
+bb_ak   = local+6       ; the horse side's king
+bb_dk   = local+7       ; the defender's king
+
+;; The lookup's first part: each square in the defender's view (sq90_red /
+;; sq90_black): bb_ak, bb_hsq, bb_dk; X = the defender's first slot, bb_tbl
+;; the view table.  About 85 cycles.
+.macro BB_VIEW
+  .local view
   ldx #0                ; X: the horse side's first slot; Red's horse: Black's view
   lda #<sq90_black
   ldy #>sq90_black
   bit eng_bare
-  bvc :+
+  bvc view
   ldx #16               ; Black's horse: Red's view
   lda #<sq90_red
   ldy #>sq90_red
-: sta tbl
-  sty tbl+1
+view:
+  sta bb_tbl
+  sty bb_tbl+1
   ldy piece_sq+SLOT_KING,x
-  lda (tbl),y
-  sta ak
+  lda (bb_tbl),y
+  sta bb_ak
   ldy piece_sq+SLOT_HORSE,x
   bne :+
   ldy piece_sq+SLOT_HORSE+1,x
-: lda (tbl),y
-  sta hsq
+: lda (bb_tbl),y
+  sta bb_hsq
   txa
-  eor #16               ; the elephant side's slots
+  eor #16               ; the defender's slots
   tax
   ldy piece_sq+SLOT_KING,x
-  lda (tbl),y
-  sta dk
-  ldy piece_sq+SLOT_ELEPHANT,x
-  bne :+
-  ldy piece_sq+SLOT_ELEPHANT+1,x
-: lda (tbl),y
-  tay
-  lda bb_eclass,y       ; class * 9, bit 7: mirror the position
+  lda (bb_tbl),y
+  sta bb_dk
+.endmacro
+
+;; The lookup's second part, after the class (A = class * 9, bit 7: mirror
+;; the position): the mirror fold, the bit's address and its test, with a
+;; bitbase's tables (gen_tables.py: its mirror, palace, row_bit, row_lo/hi,
+;; king_lo/hi, mask) and `rows` = its classes * 9 rows per side to move.
+;; The bit index (up to 87,479) does not fit 16 bits, so a row's start is
+;; split: row_lo/hi = the address of its byte (the data's + row * 810 >> 3),
+;; row_bit = row * 810 & 7; then v = row_bit + king * 90 + the horse's
+;; square (< 908) gives the byte v >> 3 after the row's and the bit v & 7.
+;; Output: C = the bit.  About 150 cycles (no mirror) to 190 (mirror).
+.macro BB_INDEX mirror, palace, row_bit, row_lo, row_hi, king_lo, king_hi, mask, rows
+  .local fold, horse_side, carry
   bpl fold
   and #$7F
-  ldx ak
-  ldy bb_mirror,x
-  sty ak
-  ldx dk
-  ldy bb_mirror,x
-  sty dk
-  ldx hsq
-  ldy bb_mirror,x
-  sty hsq
+  ldx bb_ak
+  ldy mirror,x
+  sty bb_ak
+  ldx bb_dk
+  ldy mirror,x
+  sty bb_dk
+  ldx bb_hsq
+  ldy mirror,x
+  sty bb_hsq
 fold:
-  ldx dk
+  ldx bb_dk
   clc
-  adc bb_palace,x       ; + the elephant side's king
-  sta ecls
+  adc palace,x          ; + the defender's king
+  sta bb_cls
   lda eng_bare          ; the horse side (EG_STRONG_BLACK, bit 6) to move?
   asl a
   asl a                 ; C = 1: Black has the horse
   lda #0
   rol a
-  eor eng_side          ; 1: the elephant side is to move
-  beq :+
-  lda #36
-: clc
-  adc ecls
+  eor eng_side          ; 1: the defender is to move
+  beq horse_side
+  lda #rows
+horse_side:
+  clc
+  adc bb_cls
   tay                   ; Y = the row
-  ldx ak
-  lda bb_palace,x
+  ldx bb_ak
+  lda palace,x
   tax                   ; X = the horse side's king
+  clc                   ; v = row_bit + king * 90 + the horse's square
+  lda king_lo,x
+  adc row_bit,y
+  sta bb_tbl
+  lda king_hi,x
+  adc #0
+  sta bb_tbl+1
+  lda bb_tbl
   clc
-  lda bb_row_lo,y
-  adc bb_king_lo,x
-  sta tbl
-  lda bb_row_hi,y
-  adc bb_king_hi,x
-  sta tbl+1
-  lda tbl
-  clc
-  adc hsq
-  sta tbl
-  bcc :+
-  inc tbl+1
-: and #7
+  adc bb_hsq
+  sta bb_tbl
+  bcc carry
+  inc bb_tbl+1
+carry:
+  and #7
   tax                   ; the bit within its byte
-  lsr tbl+1             ; the byte: bit >> 3
-  ror tbl
-  lsr tbl+1
-  ror tbl
-  lsr tbl+1
-  ror tbl
+  lsr bb_tbl+1          ; v >> 3 (< 114: the high byte is 0 after)
+  ror bb_tbl
+  lsr bb_tbl+1
+  ror bb_tbl
+  lsr bb_tbl+1
+  lda bb_tbl
+  ror a
   clc
-  lda tbl
-  adc #<bb_data
-  sta tbl
-  lda tbl+1
-  adc #>bb_data
-  sta tbl+1
+  adc row_lo,y          ; + the row's byte
+  sta bb_tbl
+  lda row_hi,y
+  adc #0
+  sta bb_tbl+1
   ldy #0
-  lda (tbl),y
-  and bb_mask,x
+  lda (bb_tbl),y
+  and mask,x
   cmp #1                ; C = 1 when the bit is set
+.endmacro
+
+.segment "BITBASE"
+
+;;
+; The bit of a KH vs KE position in bbe_data (reference_py/bitbase.py's
+; index): each square in the elephant side's view, all mirrored when its
+; elephant is right of the centre file; then bit = bbe_row[(elephant side
+; to move) * 36 + class * 9 + its king's palace index] + bbe_king[the horse
+; side's king's palace index] + the horse's square (BB_INDEX: the row's
+; byte and bit).
+; Runs with its own bank mapped (bb_probe).
+; Input: as bb_probe.  Output: C = the bit (1: a win for the horse side).
+; Uses local+2..7; keeps local+0..1.  Clobbers A, X, Y.
+; Cycles: about 240 (no mirror) to 280 (mirror), with the JSR and RTS.
+.proc bbe_lookup
+  BB_VIEW
+  ldy piece_sq+SLOT_ELEPHANT,x
+  bne :+
+  ldy piece_sq+SLOT_ELEPHANT+1,x
+: lda (bb_tbl),y
+  tay
+  lda bbe_class,y       ; class * 9, bit 7: mirror the position
+  BB_INDEX bbe_mirror, bbe_palace, bbe_row_bit, bbe_row_lo, bbe_row_hi, bbe_king_lo, bbe_king_hi, bbe_mask, 36
+  rts
+.endproc
+
+.segment "BITBASE_AA"
+
+;;
+; The bit of a KH vs KAA position in bbaa_data (reference_py/bitbase.py's
+; index): each square in the advisors' side's view; the class of the two
+; advisors' squares (bbaa_class[code5 + code1]: 6 classes, mirrored when
+; the pair is the mirror image of a class's); then bit = bbaa_row[(advisor
+; side to move) * 54 + class * 9 + its king's palace index] + bbaa_king[the
+; horse side's king's palace index] + the horse's square.
+; Runs with its own bank mapped (bb_probe).
+; Input: as bb_probe.  Output: C = the bit (1: a win for the horse side).
+; Uses local+2..7; keeps local+0..1.  Clobbers A, X, Y.
+; Cycles: about 260 (no mirror) to 300 (mirror), with the JSR and RTS.
+.proc bbaa_lookup
+  BB_VIEW
+  ldy piece_sq+SLOT_ADVISOR,x   ; exactly two advisors: both slots hold one
+  lda (bb_tbl),y
+  tay
+  lda bbaa_code5,y
+  sta bb_cls
+  ldy piece_sq+SLOT_ADVISOR+1,x
+  lda (bb_tbl),y
+  tay
+  lda bbaa_code1,y
+  clc
+  adc bb_cls
+  tay
+  lda bbaa_class,y      ; class * 9, bit 7: mirror the position
+  BB_INDEX bbaa_mirror, bbaa_palace, bbaa_row_bit, bbaa_row_lo, bbaa_row_hi, bbaa_king_lo, bbaa_king_hi, bbaa_mask, 54
   rts
 .endproc

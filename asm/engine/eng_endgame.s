@@ -8,8 +8,9 @@
 ;
 ; eng_bare:  0                      no side bare, or a set without the terms
 ;            EG_BOTH_BARE            both sides bare (the shift, no drive)
-;            EG_ACTIVE | [EG_STRONG_BLACK] | [EG_BITBASE] | shift    one side
-;                                    bare; EG_BITBASE: exactly KH vs KE
+;            EG_ACTIVE | [EG_STRONG_BLACK] | [EG_BITBASE | EG_BITBASE_AA] | shift
+;                                    one side bare; EG_BITBASE: exactly KH vs KE
+;                                    or KH vs KAA, EG_BITBASE_AA: the latter
 
 .include "global.inc"
 .include "eng.inc"
@@ -23,7 +24,8 @@ dist  = local+5        ;   scratch
 
 .assert EG_ROW_OTHER = 0, error, "eng_bare_calc reaches EG_ROW_OTHER with Z = 1"
 .assert EG_STRONG_BLACK = $40, error, "eng_eval_endgame reads EG_STRONG_BLACK as bit 6 (BIT: V)"
-.assert (EG_BITBASE & (EG_ACTIVE | EG_STRONG_BLACK | EG_BOTH | EG_SHIFT_MASK)) = 0, error, "EG_BITBASE is a bit of its own"
+.assert (EG_BITBASE & (EG_ACTIVE | EG_STRONG_BLACK | EG_BOTH | EG_SHIFT_MASK | EG_BITBASE_AA)) = 0, error, "EG_BITBASE is a bit of its own"
+.assert (EG_BITBASE_AA & (EG_ACTIVE | EG_STRONG_BLACK | EG_BOTH | EG_SHIFT_MASK)) = 0, error, "EG_BITBASE_AA is a bit of its own"
 
 ;; drv += eg_near[files + ranks from the bare king (wf, wr)] for the strong
 ;; side's piece in slot X + `slot`, when it is on the board.  Clobbers A, Y.
@@ -67,7 +69,9 @@ skip:
 ; lone rook, horse, cannon without / with an advisor of its own, one pawn,
 ; two pawns, other) + the bare side's advisors + 3 * its elephants], |
 ; EG_BITBASE when the material is exactly king + horse against king + one
-; elephant (the row H, the column E, no advisor or elephant of the horse's).
+; elephant (the row H, the column E, no advisor or elephant of the horse's),
+; EG_BITBASE | EG_BITBASE_AA when it is king + horse against king + two
+; advisors (the column AA).
 ; Input: counts, with a bare side.  Output: eng_bare.
 ; Uses 1 byte of stack, no locals.  Clobbers A, X, Y.
 ; Cycles (to the RTS): about 85-125.
@@ -141,13 +145,24 @@ row:                   ; + the column: advisors + 3 * elephants of the bare side
   pla
   ora eg_scale,x
   cpx #EG_ROW_H + 3    ; a lone horse against one elephant (no advisor)
+  beq horse
+  cpx #EG_ROW_H + 2    ; or against two advisors (no elephant)
   bne store
-  ldx counts+KIND_ADVISOR,y    ; and the horse has no advisor or elephant
-  bne store            ;   of its own: the bitbase's class
-  ldx counts+KIND_ELEPHANT,y
-  bne store
+horse:
+  pha
+  lda counts+KIND_ADVISOR,y    ; and the horse has no advisor or elephant
+  ora counts+KIND_ELEPHANT,y   ;   of its own: a bitbase's class
+  bne no_bitbase
+  pla
   ora #EG_BITBASE
+  cpx #EG_ROW_H + 3
+  beq store
+  ora #EG_BITBASE_AA
 store:
+  sta eng_bare
+  rts
+no_bitbase:
+  pla
   sta eng_bare
   rts
 .endproc
@@ -209,7 +224,7 @@ skip:
 ; Uses local+0..9 (eng_attacked), eng_bare, eg_king, eg_free and 5 bytes of
 ; stack (d, T, and eng_eval_terms' call with its ev_cannon).  Clobbers A,
 ; X, Y.
-; Exactly KH vs KE (EG_BITBASE): then the bitbase's verdict (bb_probe):
+; Exactly KH vs KE or KH vs KAA (EG_BITBASE): then the bitbase's verdict (bb_probe):
 ; a draw makes e 0, a win adds EG_BITBASE_WIN for the horse side.
 ; Cycles: eng_eval_ge's exact evaluation + about 200 + eng_attacked per
 ;   free-square candidate (at most 4) + 50 per strong horse or pawn + 17
@@ -309,7 +324,7 @@ shift:
   dex
   bne :-
 bitbase:
-  lda eng_bare         ; exactly KH vs KE: the bitbase decides (eng_bitbase.s:
+  lda eng_bare         ; exactly KH vs KE or KAA: the bitbase decides (eng_bitbase.s:
   and #EG_BITBASE      ;   e = 0 for a draw, e +- EG_BITBASE_WIN for a win)
   beq compare
   jsr bb_probe

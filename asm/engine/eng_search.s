@@ -80,6 +80,8 @@
 ;   completed iteration), s_nodes (16-bit).
 ;   The position is rebuilt in canonical slot order and valued with the
 ;   level's weight set (eng_vset); otherwise unchanged (eng_ply = 0).
+;   s_ahead bit 7 = the root's static evaluation (eng_eval) is above 0
+;     (set after the book; draw_score reads it);
 ;   s_level = the row searched: the level, or its bare row (lvl_bare) when
 ;   the level has one and the side to move has no rook, horse, cannon or
 ;   pawn (after the book: the book uses the level's own row).
@@ -182,7 +184,15 @@ no_book:
   jsr stm_bare
   bcc :+
   sty s_level          ; the search reads the row's limits from here on
-: lda s_root_moves
+: jsr eng_eval         ; X:A = the root's static evaluation (local+0 = A)
+  ldy #0               ; s_ahead = $80 when it is above 0 (reference root_ahead)
+  txa
+  bmi :+
+  ora local+0
+  beq :+
+  ldy #$80
+: sty s_ahead
+  lda s_root_moves
   cmp #1
   beq :+
   lda #0

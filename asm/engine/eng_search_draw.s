@@ -36,11 +36,15 @@ bit_mask:
 ; > clock, far below the limit): ab_node tests that inline and calls this
 ; only with clock >= 4.
 ; Input: A = eng_clock >= 4, eng_ply, ply_first[eng_ply] (= ms_top), the
-;   ring, eng_chk.
+;   ring, eng_chk, s_ahead.
 ; Output: C = 1 and rv = the score when a rule decides the node, else C = 0.
 ; Uses local+0..7 (at the move limit local+0..13).  Clobbers A, X, Y.
 ; The repetition scan compares keys[n - k] with keys[n] for k = 4, 6, ..
 ; up to min(clock, n), walking Y = n - k down by 2 (about 21 cycles a step).
+; A match with k < eng_ply (on the search path) is a repetition; one with
+; k >= eng_ply (at or before the root) is one when the root's side is ahead
+; (s_ahead, set by eng_search), else only with a second match further back
+; (rep_twice), and the cycle judged is then the first, k.
 ; Cycles: about 20 to the RTS without a repetition candidate (the JSR
 ;   apart), + the scan's steps; at the move limit the scan (rep, as a subroutine) and at_limit's eng_gen and one
 ;   make / legality test / unmake per move up to the first legal one.
@@ -102,6 +106,11 @@ maybe:
   sec
   sbc k
   sta k
+  cmp eng_ply
+  bcc found            ; k < ply: the earlier occurrence is on the search path
+  bit s_ahead
+  bmi found            ; the root's side ahead: one in the game's past is enough
+  jmp rep_twice        ; else the game's past needs a second one
 found:
   ; opp = all checks[n - j] for j = 0, 2, .., k - 2; stm for j = 1, 3, .., k - 1
   lda #1
@@ -154,6 +163,33 @@ chase:
 .endproc
 
 .segment "ENGINE_RARE"
+
+;;
+; draw_score's scan when the first earlier occurrence found (k plies back)
+; lies at or before the root (k >= eng_ply), in the game's past, and the
+; root's side is not ahead (reference _draw_score): the node is a repetition only when the position occurred
+; once more before that, and is then judged by the shortest cycle, k.
+; Input: Y = n - k (the first match), k, klo/khi, ylast (draw_score's).
+; Output: as draw_score's repetition (draw_score::found, k unchanged), or
+;   C = 0 when there is no second occurrence.  Clobbers A, Y (and draw_score's).
+; Cycles: about 21 a step down the ring.
+.proc rep_twice
+again:
+  cpy draw_score::ylast
+  bcc none             ; k' + 2 > limit
+  dey
+  dey
+  lda rep_key_lo,y
+  cmp draw_score::klo
+  bne again
+  lda rep_key_hi,y
+  cmp draw_score::khi
+  bne again
+  jmp draw_score::found
+none:
+  clc
+  rts
+.endproc
 
 ;;
 ; draw_score's verdict of a repetition that neither side checked all

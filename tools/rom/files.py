@@ -21,7 +21,7 @@ MAP = ROOT / "rom" / "xiangqi.map.json"
 ROM_INPUTS = (
     "asm/**/*.s", "asm/**/*.inc", "asm/*.cfg",
     "assets/*.png",
-    "config/*.yaml", "config/book.checked.json", "config/bitbase_h_e.bin",
+    "config/*.yaml", "config/book.checked.json", "config/bitbase_*.bin",
     "reference_py/*.py",
     "tools/asm/*.py",
     "tools/build_rom.py", "tools/atomic.py",

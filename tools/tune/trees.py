@@ -16,9 +16,9 @@ named by:
     reference_py/ and config/ (the book data included), so a change to the
     engine's code can be tested as well as a change to the YAML.
 
-The book data and the KH vs KE bitbase (config/bitbase_h_e.bin) travel
-with the tree because reference_py reads them from ../config beside itself
-(it plays without a book when that file is absent).
+The book data and the horse bitbases (config/bitbase_*.bin) travel with
+the tree because reference_py reads them from ../config beside itself (it
+plays without a book when that file is absent).
 
 A tree's digest is the SHA-256 of its files, so the same configuration
 always gets the same package and the same cached games.  Trees are built
@@ -45,8 +45,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TREES = ROOT / "build" / "tune" / "trees"
 YAML_FILES = ("eval.yaml", "difficulty.yaml", "search.yaml")
 BOOK_FILE = "book.checked.json"          # the opening book's data (reference_py/book.py)
-BITBASE_FILE = "bitbase_h_e.bin"         # the KH vs KE bitbase (reference_py/bitbase.py)
-DATA_FILES = (BOOK_FILE, BITBASE_FILE)    # data a tree takes from its config/ or, without it, today's
+BITBASE_FILES = ("bitbase_h_e.bin", "bitbase_h_aa.bin")   # the horse bitbases (reference_py/bitbase.py)
+DATA_FILES = (BOOK_FILE, *BITBASE_FILES)  # data a tree takes from its config/ or, without it, today's
 
 
 class TreeError(ValueError):
