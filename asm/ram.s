@@ -26,14 +26,15 @@
 ;                                                   over a soft reset), language 1
 ;                                                   (kept with the marks), the puzzle
 ;                                                   played 1
-;   engine, page 3  $0388-$03FF   112   120     8   rep_key_hi 56, rep_info 56
+;   engine, page 3  $0388-$03FF   113   120     7   rep_key_hi 56, rep_info 56,
+;                                                   s_ahead 1
 ;   engine          $0400-$07FF  1013  1024    11   move stack 2 x 255 (from, to, each
 ;                                                   starting a page, 1 byte after each;
 ;                                                   the keys are in page 2), history 270
 ;                                                   (at $0600), search 24, board 154 (at $0726),
 ;                                                   result 13, the evaluation's weights
 ;                                                   2, s_fut_hi 8, chase scratch 30
-;   total                        2029  2048    19
+;   total                        2030  2048    18
 ;
 ; The repetition ring costs 3 bytes an entry (key low, key high, rep_info:
 ; the check bit and the destination of the ply that led there, which the
