@@ -47,13 +47,19 @@ rom-check: $(STAMP)
 art: $(STAMP)
 	$(PY) -m tools.rom.art
 
+# -n: one test process per logical CPU (pytest-xdist; TEST_JOBS=0: all in this process);
+# --dist worksteal: each process starts with an equal share of the tests, in order (so a
+# module's fixtures are mostly made once), and one that runs out takes half of another's rest.
 # --durations: the slowest tests are listed at the end, so CI's log shows where its time goes.
+TEST_JOBS ?= logical
+PYTEST_N  := -n $(TEST_JOBS) --dist worksteal
+
 test: $(STAMP) $(ROM)
-	$(PY) -m pytest --durations=20 tests emu_tests
+	$(PY) -m pytest $(PYTEST_N) --durations=20 tests emu_tests
 
 # Also the full ROM-vs-reference search matrix (every level, 101 positions; over an hour).
 test-full: $(STAMP) $(ROM)
-	ROMSEARCH_FULL=1 $(PY) -m pytest tests emu_tests
+	ROMSEARCH_FULL=1 $(PY) -m pytest $(PYTEST_N) tests emu_tests
 
 # Each measurement target ends by rewriting bench/results/SUMMARY.md, the one
 # file that holds the numbers the README and docs/ link to (bench/summary.py).

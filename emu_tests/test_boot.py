@@ -241,8 +241,8 @@ def test_build_is_reproducible(tmp_path):
     for asm in ("ours", "ca65"):
         if asm == "ca65" and shutil.which("ca65") is None:
             continue                        # (our own assembler must always build)
-        a = build_rom.build(asm, tmp_path / f"{asm}1.nes")
-        b = build_rom.build(asm, tmp_path / f"{asm}2.nes")
+        a = build_rom.build(asm, tmp_path / f"{asm}1.nes", build_dir=tmp_path / f"{asm}1")
+        b = build_rom.build(asm, tmp_path / f"{asm}2.nes", build_dir=tmp_path / f"{asm}2")
         assert a == b, f"{asm}: two builds differ"
         assert hashlib.sha256((tmp_path / f"{asm}1.nes").read_bytes()).hexdigest() == a
         digests[asm] = a
@@ -261,8 +261,8 @@ def _symbols_and_prg(tmp_path):
     rom = tmp_path / "sym.nes"
     syms = {}
     try:
-        build_rom.build("ca65", rom)
-        for line in (ROOT / "build" / "xiangqi.labels").read_text().splitlines():
+        build_rom.build("ca65", rom, build_dir=tmp_path / "build")
+        for line in (tmp_path / "build" / "xiangqi.labels").read_text().splitlines():
             _, addr, name = line.split()
             syms[name.lstrip(".")] = int(addr, 16)
     except build_rom.BuildError:

@@ -1,11 +1,18 @@
 """Random controller input from power-on: the game must never break.
 
 100,000 frames (about 28 minutes of play, ~4 minutes under cynes) of seeded,
-deterministic random input across every screen: D-pad taps and holds, A, B,
-Start, Select, chords of any buttons, idle spells long enough for the attract
-mode (after a Reset), the Reset button, menu sequences (Start, A, A) that lead into a game,
-a Reset and the title's last item (SET UP: the position editor, whose random
-edits and PLAY then follow), and legal moves played with the cursor so games actually progress.
+deterministic random input, as 4 runs of 25,000 frames, each from power-on
+with its own seed (FUZZ_SEED, FUZZ_SEED + 1, ...), one test each so that
+`pytest -n` spreads them over its processes; the first run is the first
+25,000 frames of FUZZ_SEED's single run.  The random input itself resets the
+console about every 2,000 frames (the Reset, attract and SET UP steps: 11 to
+14 times in each run of 25,000), so the split cuts no longer stretch of play
+than the input already does.  The input goes across every screen: D-pad taps
+and holds, A, B, Start, Select, chords of any buttons, idle spells long enough
+for the attract mode (after a Reset), the Reset button, menu sequences (Start,
+A, A) that lead into a game, a Reset and the title's last item (SET UP: the
+position editor, whose random edits and PLAY then follow), and legal moves
+played with the cursor so games actually progress.
 
 Checked every CHECK_EVERY frames (and after every step, for crashes):
   * the CPU never crashes (cynes' has_crashed; the harness raises);
@@ -17,10 +24,10 @@ Checked every CHECK_EVERY frames (and after every step, for crashes):
     position editor, where a king may be missing or a side in check until PLAY
     refuses it, only the board's encoding (Console.board_pieces());
   * ui_screen is a known screen and the cursor is on the board.
-At the end the console still answers: Reset, the title screen, Start.
+At the end of each run the console still answers: Reset, the title screen, Start.
 
-A failure names the seed and the frame; FUZZ_SEED=n FUZZ_FRAMES=n rerun it
-(FUZZ_FRAMES=1000000 for a long soak).
+A failure names the run's seed and the frame; FUZZ_SEED=n FUZZ_RUNS=1
+FUZZ_FRAMES=n rerun it (FUZZ_FRAMES=1000000 for a long soak, in FUZZ_RUNS runs).
 """
 from __future__ import annotations
 
@@ -37,15 +44,16 @@ from tools.nes.console import (  # noqa: E402
 )
 from reference_py.board import move_iccs  # noqa: E402
 
-FRAMES = int(os.environ.get("FUZZ_FRAMES", "100000"))
-SEED = int(os.environ.get("FUZZ_SEED", "20240611"))
+FRAMES = int(os.environ.get("FUZZ_FRAMES", "100000"))   # in all, over the runs
+SEED = int(os.environ.get("FUZZ_SEED", "20240611"))      # the first run's; run i has SEED + i
+RUNS = int(os.environ.get("FUZZ_RUNS", "4"))
 CHECK_EVERY = 30
 DPAD = (UP, DOWN, LEFT, RIGHT)
 
 
 class Fuzzer:
-    def __init__(self, con: Console, rng: random.Random) -> None:
-        self.con, self.rng = con, rng
+    def __init__(self, con: Console, seed: int) -> None:
+        self.con, self.seed, self.rng = con, seed, random.Random(seed)
         self.stats: Counter[str] = Counter()
         self.screens: Counter[str] = Counter()
         self.history: deque[str] = deque(maxlen=25)
@@ -81,7 +89,7 @@ class Fuzzer:
             try:
                 con.position()
             except BoardStateError:
-                raise AssertionError(f"{first}\nseed {SEED}; last inputs: {list(self.history)}") from None
+                raise AssertionError(f"{first}\nseed {self.seed}; last inputs: {list(self.history)}") from None
         self.stats["positions checked"] += 1
 
     def run(self, frames: int) -> None:
@@ -161,13 +169,20 @@ class Fuzzer:
             self.check()
 
 
+def run_frames(run: int) -> int:
+    """Run `run`'s share of FRAMES (the first runs take the remainder)."""
+    return FRAMES // RUNS + (run < FRAMES % RUNS)
+
+
 @pytest.mark.slow
-def test_random_input_never_breaks_the_game(rom_path):
+@pytest.mark.parametrize("run", range(RUNS), ids=[f"seed{SEED + i}" for i in range(RUNS)])
+def test_random_input_never_breaks_the_game(rom_path, run):
     con = Console(rom_path)
-    fuzz = Fuzzer(con, random.Random(SEED))
-    while con.frames < FRAMES:
+    fuzz = Fuzzer(con, SEED + run)
+    frames = run_frames(run)
+    while con.frames < frames:
         fuzz.step()
-    print(f"\nfuzz: seed {SEED}, {con.frames} frames, max ply {fuzz.max_ply}, "
+    print(f"\nfuzz: seed {fuzz.seed}, {con.frames} frames, max ply {fuzz.max_ply}, "
           f"screens (checks) {dict(fuzz.screens)}, {dict(fuzz.stats)}")
 
     if fuzz.has_ui:

@@ -14,6 +14,8 @@ edits to that copy, and must:
 
 The cases run two at a time in a session fixture (subprocesses, so the
 threads only wait); each case is then one test, reported by its name.
+Under `pytest -n` each case runs when its test asks for it, in the test
+process the test was sent to (the processes run side by side).
 """
 from __future__ import annotations
 
@@ -38,6 +40,11 @@ TIMEOUT = 90.0            # wall seconds: far above any case, even on a loaded m
 WORKERS = 2
 COPIED = ("asm", "assets", "bench", "config", "reference_py", "tools", "web", "rom", "build", "Makefile")
 SKIPPED = {"results", "node_modules", "screenshots", "xiangqi.lst", "demo.gif", "__pycache__"}
+# Files and folders that exist only while another process (a ROM build, a
+# test beside this one) writes: tools/rom/build.py's staging folders,
+# tools/atomic.py's and tools/asm's temporary files, tools/tune/trees.py's
+# half-written trees.  They are not part of the tree and vanish mid-copy.
+IN_PROGRESS = (".build-*", ".*.tmp", ".tmp-*", ".????????????????.*")
 
 
 @dataclass
@@ -67,7 +74,7 @@ def snapshot(root: Path) -> dict[str, str]:
 def make_copy(dst: Path) -> None:
     """The repository as the entry points need it, modification times kept
     (so the copied ROM is as fresh as the original)."""
-    ignore = shutil.ignore_patterns(*SKIPPED)
+    ignore = shutil.ignore_patterns(*SKIPPED, *IN_PROGRESS)
     for name in COPIED:
         src = ROOT / name
         if src.is_dir():
@@ -118,10 +125,22 @@ def available(case: Case) -> bool:
     return not case.needs or shutil.which(case.needs) is not None
 
 
+class RunOnFirstUse(dict):
+    """Case id -> Run, each case run when first asked for."""
+
+    def __missing__(self, case_id: str) -> Run:
+        run = self[case_id] = run_case(next(c for c in CASES if c.id == case_id))
+        return run
+
+
 @pytest.fixture(scope="session")
 def runs(request: pytest.FixtureRequest) -> dict[str, Run]:
-    """Every selected case, run two at a time."""
+    """Every selected case, run two at a time.  In a test process of
+    `pytest -n` (PYTEST_XDIST_WORKER set), which runs only the tests sent
+    to it, unknown in advance, each case runs when its test asks."""
     ensure_rom()                      # the copies start from a fresh ROM
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return RunOnFirstUse()
     selected = {item.callspec.params["case"].id for item in request.session.items
                 if hasattr(item, "callspec") and isinstance(item.callspec.params.get("case"), Case)}
     todo = [c for c in CASES if available(c) and c.id in selected]

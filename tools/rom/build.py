@@ -232,10 +232,13 @@ def check_rom(path: Path, name: Path | None = None) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def build(assembler: str = "ours", rom: Path = DEFAULT_ROM, report: TextIO | None = None) -> str:
+def build(assembler: str = "ours", rom: Path = DEFAULT_ROM, report: TextIO | None = None,
+          build_dir: Path = BUILD_DIR) -> str:
     """Build the ROM; returns its SHA-256.  Raises BuildError: nothing is
     put in place unless the whole build passed.  Our linker's memory report
-    goes to `report` (default: standard output)."""
+    goes to `report` (default: standard output).  ca65/ld65's objects, map
+    and labels go to `build_dir` (default build/; a test building a private
+    ROM gives its own folder, so builds side by side share no outputs)."""
     rom = Path(rom)
     if not rom.is_absolute():
         rom = ROOT / rom
@@ -245,13 +248,13 @@ def build(assembler: str = "ours", rom: Path = DEFAULT_ROM, report: TextIO | Non
     try:
         build_chr()             # first: the tables' fit check links the ROM, tiles included
         build_tables()
-        return _link(assembler, rom, report or sys.stdout)
+        return _link(assembler, rom, report or sys.stdout, Path(build_dir))
     except OSError as exc:
         name = rel(Path(exc.filename)) if exc.filename else rel(rom)
         raise BuildError(f"cannot write {name}: {exc.strerror}") from None
 
 
-def _link(assembler: str, rom: Path, out: TextIO) -> str:
+def _link(assembler: str, rom: Path, out: TextIO, build_dir: Path) -> str:
     stages: list[Staged] = []
     try:
         stage = Staged(rom.parent)
@@ -260,12 +263,12 @@ def _link(assembler: str, rom: Path, out: TextIO) -> str:
         if assembler == "ours":
             digest, report = link_ours(rom, stage)
         else:
-            build_stage = Staged(BUILD_DIR)
+            build_stage = Staged(build_dir)
             stages.append(build_stage)
             if assembler == "ca65":
                 digest = link_ca65(stage.dir / rom.name, rom, build_stage)
             else:
-                ref = BUILD_DIR / "xiangqi.ca65.nes"
+                ref = build_dir / "xiangqi.ca65.nes"
                 want = link_ca65(build_stage.dir / ref.name, ref, build_stage)
                 digest, report = link_ours(rom, stage)
                 if digest != want:

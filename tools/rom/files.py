@@ -9,8 +9,12 @@ the Makefile runs it before the virtual environment exists.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
 import sys
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 ROM = ROOT / "rom" / "xiangqi.nes"
@@ -56,11 +60,30 @@ def is_stale(rom: Path = ROM, map_path: Path = MAP) -> bool:
     return any(p.stat().st_mtime > built for p in input_files())
 
 
+@contextlib.contextmanager
+def build_lock() -> Iterator[None]:
+    """Held while a process rebuilds a stale ROM: an exclusive flock on the
+    repository's folder (its own descriptor: taking the lock writes no file,
+    so a failed build still leaves the tree as it was).  Test processes side
+    by side (`pytest -n`) that find the ROM stale at once build it one after
+    the other: the first builds, the rest find it fresh once they hold it."""
+    fd = os.open(ROOT, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)                        # (closing releases the lock)
+
+
 def ensure_rom() -> None:
     """Build rom/xiangqi.nes (and its map) with our assembler if stale,
-    quietly (a driver's output stays its own).  Raises build.BuildError
-    saying that the rebuild failed, and why."""
-    if is_stale():
+    quietly (a driver's output stays its own), under build_lock().  Raises
+    build.BuildError saying that the rebuild failed, and why."""
+    if not is_stale():
+        return
+    with build_lock():
+        if not is_stale():                  # another process built it while this one waited
+            return
         import io
         from tools.rom import build
         try:
