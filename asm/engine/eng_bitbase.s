@@ -25,7 +25,7 @@
 ;   side and the horse side is to move, e - EG_BITBASE_WIN when not.
 ; Uses local+2..7 and 3 bytes of stack below its return address (the bank,
 ; the lookup's call).  Keeps local+8..15.  Clobbers A, X, Y.
-; Cycles (with the JSR): see emu_tests/test_rom_endgame.py (about 300-380).
+; Cycles (with the JSR): about 310-380 (emu_tests/test_rom_endgame.py prints them).
 .proc bb_probe
 acc = local+0
   lda bank_cur          ; the caller's bank, mapped again at the end
@@ -124,13 +124,14 @@ view:
 ;; The lookup's second part, after the class (A = class * 9, bit 7: mirror
 ;; the position): the mirror fold, the bit's address and its test, with a
 ;; bitbase's tables (gen_tables.py: its mirror, palace, row_bit, row_lo/hi,
-;; king_lo/hi, mask) and `rows` = its classes * 9 rows per side to move.
-;; The bit index (up to 87,479) does not fit 16 bits, so a row's start is
-;; split: row_lo/hi = the address of its byte (the data's + row * 810 >> 3),
-;; row_bit = row * 810 & 7; then v = row_bit + king * 90 + the horse's
-;; square (< 908) gives the byte v >> 3 after the row's and the bit v & 7.
+;; king_lo/hi, mask, data) and `rows` = its classes * 9 rows per side to
+;; move.  The bit index (up to 87,479) does not fit 16 bits, so a row's
+;; start is split: row_lo/hi = the offset of its byte in the data (row *
+;; 810 >> 3), row_bit = row * 810 & 7; then v = row_bit + king * 90 + the
+;; horse's square (< 908) gives the byte v >> 3 after the row's (read with
+;; (bb_tbl),y) and the bit v & 7.
 ;; Output: C = the bit.  About 150 cycles (no mirror) to 190 (mirror).
-.macro BB_INDEX mirror, palace, row_bit, row_lo, row_hi, king_lo, king_hi, mask, rows
+.macro BB_INDEX mirror, palace, row_bit, row_lo, row_hi, king_lo, king_hi, mask, data, rows
   .local fold, horse_side, carry
   bpl fold
   and #$7F
@@ -186,13 +187,15 @@ carry:
   lsr bb_tbl+1
   lda bb_tbl
   ror a
-  clc
-  adc row_lo,y          ; + the row's byte
+  sta bb_cls            ; (the class is spent: v >> 3 here)
+  clc                   ; the row's byte: the data's address + row * 810 >> 3
+  lda row_lo,y
+  adc #<data
   sta bb_tbl
   lda row_hi,y
-  adc #0
+  adc #>data
   sta bb_tbl+1
-  ldy #0
+  ldy bb_cls
   lda (bb_tbl),y
   and mask,x
   cmp #1                ; C = 1 when the bit is set
@@ -219,7 +222,7 @@ carry:
 : lda (bb_tbl),y
   tay
   lda bbe_class,y       ; class * 9, bit 7: mirror the position
-  BB_INDEX bbe_mirror, bbe_palace, bbe_row_bit, bbe_row_lo, bbe_row_hi, bbe_king_lo, bbe_king_hi, bbe_mask, 36
+  BB_INDEX bbe_mirror, bbe_palace, bbe_row_bit, bbe_row_lo, bbe_row_hi, bbe_king_lo, bbe_king_hi, bbe_mask, bbe_data, 36
   rts
 .endproc
 
@@ -251,6 +254,6 @@ carry:
   adc bb_cls
   tay
   lda bbaa_class,y      ; class * 9, bit 7: mirror the position
-  BB_INDEX bbaa_mirror, bbaa_palace, bbaa_row_bit, bbaa_row_lo, bbaa_row_hi, bbaa_king_lo, bbaa_king_hi, bbaa_mask, 54
+  BB_INDEX bbaa_mirror, bbaa_palace, bbaa_row_bit, bbaa_row_lo, bbaa_row_hi, bbaa_king_lo, bbaa_king_hi, bbaa_mask, bbaa_data, 54
   rts
 .endproc

@@ -629,9 +629,8 @@ def bitbase_tables() -> list[str]:
                                           for a in BB.ADVISOR_SQUARES for b in BB.ADVISOR_SQUARES)
         rows = [i * BB.ROW_BITS for i in range(2 * n * 9)]
         t += [f"; the row [(defender to move) * {n * 9} + class * 9 + its king] starts at bit i * {BB.ROW_BITS}:",
-              f"; its bit within its byte, then its byte's address", f"{p}_row_bit:"] + _bytes(r & 7 for r in rows)
-        t += [f"{p}_row_lo:"] + [f"  .byte <({p}_data + {r >> 3})" for r in rows]
-        t += [f"{p}_row_hi:"] + [f"  .byte >({p}_data + {r >> 3})" for r in rows]
+              "; its bit within its byte, then its byte's offset in the data", f"{p}_row_bit:"] + _bytes(r & 7 for r in rows)
+        t += [f"{p}_row_lo:"] + _bytes(_lo(r >> 3) for r in rows) + [f"{p}_row_hi:"] + _bytes(_hi(r >> 3) for r in rows)
         t += ["; + the horse side's king (palace index) * 90", f"{p}_king_lo:"] \
             + _bytes(_lo(i * 90) for i in range(9)) + [f"{p}_king_hi:"] + _bytes(_hi(i * 90) for i in range(9))
         t += [f"{p}_mask:"] + _bytes(1 << i for i in range(8))
