@@ -84,7 +84,7 @@ lose:
 
 ; The locals of the lookups.
 bb_tbl  = local+2       ; the view table, then the address of the bitbase's byte
-bb_cls  = local+4       ; the class * 9 + the defender's king
+bb_cls  = local+4       ; scratch: the class * 9 + the defender's king, then the byte within the row
 bb_hsq  = local+5       ; the horse's square (0..89)
 bb_ak   = local+6       ; the horse side's king
 bb_dk   = local+7       ; the defender's king
