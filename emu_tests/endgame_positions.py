@@ -73,10 +73,6 @@ def horse_positions(men: str, n: int, seed: int = 2027) -> list[Position]:
     return [random_position("H", men, rng) for _ in range(n)]
 
 
-def kh_ke_positions(n: int, seed: int = 2027) -> list[Position]:
-    return horse_positions("E", n, seed)
-
-
 # Two positions of the suite's H_vs_E.2 and H_vs_E.4 endings (bench/endgames.yaml)
 # where a depth-8 search of the elephant side, without the bitbase, chose a move
 # into a lost position (a stalemate about 23 plies on): the FEN and that move.

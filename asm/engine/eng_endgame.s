@@ -152,17 +152,16 @@ horse:
   pha
   lda counts+KIND_ADVISOR,y    ; and the horse has no advisor or elephant
   ora counts+KIND_ELEPHANT,y   ;   of its own: a bitbase's class
-  bne no_bitbase
+  beq bitbase
+  pla
+  bne store            ; always (EG_ACTIVE)
+bitbase:
   pla
   ora #EG_BITBASE
   cpx #EG_ROW_H + 3
   beq store
   ora #EG_BITBASE_AA
 store:
-  sta eng_bare
-  rts
-no_bitbase:
-  pla
   sta eng_bare
   rts
 .endproc
