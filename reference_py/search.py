@@ -105,7 +105,7 @@ class Searcher:
         """The hooks are for hosts that drive the search interactively (the
         UCI/UCCI adapters, reference_py/protocol): `should_stop()` is asked
         every 64 nodes and, when true, ends the search as the node cap does
-        (the last completed iteration answers); `on_iteration(result)` hears
+        (docs/ENGINE.md "Nodes"); `on_iteration(result)` hears
         every completed iteration; `exclude` lists root moves not to play
         (UCCI's banmoves).  Without them the search is the specification.
         `book`: the opening book (True: the project's, config/book.checked.json;
@@ -146,6 +146,7 @@ class Searcher:
         seed &= 0xFFFF
         self.lfsr = seed if seed else LFSR_DEFAULT
         self.root_best = 0
+        self.root_score = 0      # root_best's score (the root's alpha)
         self.stack = 0           # move-stack entries in use (the ROM's capacity check)
         self.max_stack = 0
         self.overflows = 0
@@ -508,6 +509,7 @@ class Searcher:
                         self.pv[ply] = [m] + self.pv[ply + 1]
                     if ply == 0:
                         self.root_best = m
+                        self.root_score = v
             if legal == 0:
                 return -MATE + ply
             if best and pos.board[best >> 8] == EMPTY:
@@ -614,8 +616,12 @@ class Searcher:
             else:
                 v = self._alphabeta(depth, -INF, INF, 0, True, in_check)
             if self.aborted:
-                if depth == 1 and self.root_best:
-                    result = SearchResult(self.root_best, 0, 0, 0, [self.root_best])
+                # A root move searched in full in the stopped iteration: its best so
+                # far answers, with its score and line (the first move searched is the
+                # last iteration's best, so the answer is at least as well founded);
+                # the depth stays the last completed iteration's.
+                if self.root_best:
+                    result = SearchResult(self.root_best, self.root_score, 0, depth - 1, list(self.pv[0]))
                 break
             result = SearchResult(self.root_best, v, 0, depth, list(self.pv[0]))
             self.prev_pv = list(self.pv[0])
