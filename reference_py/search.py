@@ -479,8 +479,10 @@ class Searcher:
                     return 0
                 pos.push_history(child_check, m >> 8)
                 child_pv = on_pv and m == pv_move
+                # The check extension: a checking move one ply deeper, within its reach.
+                d1 = depth - 1 + (1 if child_check and ply + depth < self.level.check_ext else 0)
                 if legal == 1:
-                    v = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, child_pv, child_check)
+                    v = -self._alphabeta(d1, -beta, -alpha, ply + 1, child_pv, child_check)
                 else:
                     # Principal variation search: prove the move is no better
                     # with a null window, search again only if it is.  Late
@@ -489,11 +491,11 @@ class Searcher:
                               and quiet and not in_check and not child_check) else 0
                     if r and pr.lmr2_moves and legal > pr.lmr2_moves and depth >= 3:
                         r = 2
-                    v = -self._alphabeta(depth - 1 - r, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
+                    v = -self._alphabeta(d1 - r, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
                     if r and v > alpha and not self.aborted:
-                        v = -self._alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
+                        v = -self._alphabeta(d1, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
                     if alpha < v < beta and not self.aborted:
-                        v = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, child_pv, child_check)
+                        v = -self._alphabeta(d1, -beta, -alpha, ply + 1, child_pv, child_check)
                 pos.pop_history()
                 pos.unmake()
                 if self.aborted:
@@ -521,7 +523,7 @@ class Searcher:
     def _quiesce(self, alpha: int, beta: int, ply: int, qply: int, in_check: bool) -> int:
         pos = self.pos
         self.pv[ply] = []
-        if qply >= self.level.qdepth or ply >= MAX_PLY:
+        if qply >= self.level.qdepth or ply >= MAX_PLY or ply >= self.level.depth + self.level.qdepth:
             return self.eval()
         if in_check and self.pr.qs_evasion_qply and qply >= self.pr.qs_evasion_qply:
             return self.eval()
@@ -627,8 +629,9 @@ class Searcher:
             self.prev_pv = list(self.pv[0])
             if self.on_iteration is not None:
                 self.on_iteration(SearchResult(result.move, v, self.nodes, depth, list(result.pv)))
-            if len(root_moves) == 1 or abs(v) > MATE_BOUND:
-                break
+            if len(root_moves) == 1 or (abs(v) > MATE_BOUND and MATE - abs(v) <= depth):
+                break       # (a mate further than the depth, seen through checks or quiescence:
+                            # the next iteration may find a shorter one)
         result.nodes = self.nodes
         result.max_stack = self.max_stack
         result.overflows = self.overflows

@@ -231,11 +231,25 @@ completed:
   jsr store_result
   lda s_single
   bne done
-  ; a mate score (|v| > MATE_BOUND) stops the search
+  ; a mate score (|v| > MATE_BOUND) no further than the depth, MATE - |v|
+  ; plies (< 100: its low byte), stops the search
   SLT16 #<MATE_BOUND, #>MATE_BOUND, rv, rv+1
-  bmi done
+  bpl not_winning
+  lda #<MATE_SCORE     ; v = MATE - d
+  sec
+  sbc rv
+  jmp mate_distance
+not_winning:
   SLT16 rv, rv+1, #<(-MATE_BOUND), #>(-MATE_BOUND)
-  bmi done
+  bpl deeper
+  lda #<MATE_SCORE     ; v = -MATE + d
+  clc
+  adc rv
+mate_distance:         ; A = d
+  cmp s_depth
+  bcc done
+  beq done
+deeper:
   ldx s_level
   lda s_depth
   cmp lvl_depth,x
