@@ -77,7 +77,7 @@ done:
 ;; The null-window child search's first half: the child (ply X + 1) gets
 ;; depth A (CHILD_DEPTH; with `plain` given: A itself, for a move known
 ;; not to give check) and the null window (-alpha - 1, -alpha), its alpha being
-;; ~alpha(X).
+;; ~alpha(X).  Keeps X.  Clobbers A, Y.
 .macro CHILD_NULL_WINDOW plain
 .ifblank plain
   CHILD_DEPTH
@@ -96,7 +96,7 @@ done:
 ;; (CHILD_DEPTH) with the full window (-beta, -alpha): the child's depth and
 ;; alpha (-beta, or -INF at the root).  Inline at both of ab_node's
 ;; full-window searches, so that the path's stack holds 2 bytes per
-;; main-search ply (the JSR to ab_node), not 4.  Keeps X.  Clobbers A.
+;; main-search ply (the JSR to ab_node), not 4.  Keeps X.  Clobbers A, Y.
 .macro CHILD_FULL_WINDOW
   .local grand, done
   CHILD_DEPTH
