@@ -218,12 +218,13 @@ def levels_section() -> list[str]:
         "",
         "Source: `config/difficulty.yaml` (`python -m reference_py levels`); both engines read it.",
         "",
-        "| level | depth | quiescence | eval | node cap | noise |",
-        "|---|---:|---:|---|---:|---:|",
+        "| level | depth | quiescence | eval | node cap | noise | check extension (reach) |",
+        "|---|---:|---:|---|---:|---:|---:|",
     ]
     for lv in levels():
         noise = f"±{(lv.noise + 1) // 2}" if lv.noise else "0"
-        lines.append(f"| {lv.name} | {lv.depth} | {lv.qdepth} | {lv.eval} | {lv.nodes:,} | {noise} |")
+        ext = str(lv.check_ext) if lv.check_ext else "none"
+        lines.append(f"| {lv.name} | {lv.depth} | {lv.qdepth} | {lv.eval} | {lv.nodes:,} | {noise} | {ext} |")
     return lines
 
 

@@ -52,6 +52,8 @@ PATHS = {
     "deepest": "a node at the level's deepest ply (depth + qdepth)",
     "mated-in-search": "a main-search node (depth >= 1, below the root) with no legal move",
     "horizon-check": "a depth-0 node in check (quiescence starts with evasions)",
+    "check-extended": "a node a checking move reached a ply deeper (the check extension: ply + depth > depth)",
+    "ply-cut": "a quiescence node at ply depth + qdepth before its qdepth (a leaf: an extended line)",
     "single": "exactly one legal root move (the search stops after iteration 1)",
 }
 
@@ -100,6 +102,8 @@ class PathProbe(Searcher):
 
     def _alphabeta(self, depth: int, alpha: int, beta: int, ply: int, on_pv: bool, in_check: bool) -> int:
         self._at(ply)
+        if ply + depth > self.level.depth:
+            self.hits["check-extended"] += 1
         v = super()._alphabeta(depth, alpha, beta, ply, on_pv, in_check)
         if ply > 0 and depth > 0 and v == -MATE + ply and not self.aborted and not self.pos.legal_moves():
             self.hits["mated-in-search"] += 1
@@ -109,6 +113,8 @@ class PathProbe(Searcher):
         self._at(ply)
         if qply == 0 and in_check:
             self.hits["horizon-check"] += 1
+        if ply >= self.level.depth + self.level.qdepth and qply < self.level.qdepth:
+            self.hits["ply-cut"] += 1
         return super()._quiesce(alpha, beta, ply, qply, in_check)
 
     def _at(self, ply: int) -> None:

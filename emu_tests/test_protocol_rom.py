@@ -26,6 +26,7 @@ SUITE = read_suite()
 LEVELS = [lv.name for lv in levels()]
 PICKS = list(range(0, len(SUITE), 5))
 CASES = [(lv, i) for lv in LEVELS[:2] for i in PICKS] + [(LEVELS[2], i) for i in PICKS[:3]]
+STOPPED = 5             # a middlegame: Medium's iteration 3 takes about 2,000 nodes
 
 
 @pytest.fixture(scope="module")
@@ -64,3 +65,22 @@ def test_command_line_search_is_the_same_move(index):
     with EngineClient([sys.executable, "-m", "tools.romengine", "uci"], cwd=str(ROOT)) as e:
         e.send(f"setoption name Level value {level}", position_command(fen, moves), "go")
         assert bestmove(e.until("bestmove", 300)) == cli
+
+
+@pytest.mark.parametrize("limit", [{"depth": 2}, {"nodes": 700}, {"depth": 2, "nodes": 150}])
+def test_go_depth_and_nodes_equal_the_reference_adapter(limit):
+    """`go depth N` / `go nodes N` lower the level's limits exactly in both
+    adapters: the same move, score, depth, node count and PV (a stop at the
+    node limit answers as the cap does, docs/ENGINE.md "Nodes")."""
+    from reference_py.protocol.backend import Request
+    from reference_py.protocol.reference import ReferenceBackend
+    from reference_py.search import level_by_name
+    from tools.nes.protocol import RomBackend
+    fen, moves, _ = SUITE[STOPPED]
+    request = Request(game_position(fen, moves), level_by_name("Medium"), 0, **limit)
+    never = lambda: False                                        # noqa: E731
+    ref = ReferenceBackend().search(request, never, lambda r: None)
+    got = RomBackend().search(request, never, lambda r: None)
+    assert (got.move, got.score, got.depth, got.nodes, got.pv) == (ref.move, ref.score, ref.depth, ref.nodes, ref.pv)
+    if "nodes" in limit:
+        assert got.nodes == limit["nodes"]

@@ -39,6 +39,9 @@ UNREACHABLE = {
     ("aging", "Easy"): "depth 2: the root rewards 1 + 4 and each ply-1 node at most 1: no entry passes 255",
     ("mated-in-search", "Novice"): "depth 1: every node below the root is at depth 0 (quiescence)",
 }
+# The check extension's paths at the levels that have none.
+UNREACHABLE.update({(p, lv.name): "the level has no check extension (check_ext)"
+                    for lv in levels() if not lv.check_ext for p in ("check-extended", "ply-cut")})
 # (path, level) pairs none of edge_paths' candidates reaches, though no proof
 # says they cannot: what was seen instead.
 NOT_FOUND = {
@@ -107,6 +110,10 @@ def test_unreachable_pairs_are_unreachable():
             assert lv.depth <= 2 and lv.history
             most = sum(bonus[:lv.depth]) + (MOST_MOVES * bonus[0] if lv.depth == 2 else 0)
             assert most <= 255, name
+        elif path in ("check-extended", "ply-cut"):
+            # without the extension a node's ply + depth never passes the root's
+            # depth, and quiescence reaches ply depth + qdepth only at its qdepth
+            assert lv.check_ext == 0, (path, name)
         else:
             assert path == "mated-in-search" and lv.depth == 1, (path, name)
 

@@ -89,6 +89,45 @@ def test_full_matrix_equals_reference(rs, level, index):
     _check(rs, index, level)
 
 
+# A middlegame of the suite where Medium's iteration 3, stopped after 4 tenths
+# of its tree or more, has found a better root move than iteration 2's.
+STOPPED_INDEX = 5
+
+
+@functools.lru_cache(maxsize=None)
+def _iterations(index: int, level: str) -> tuple:
+    """The reference's completed iterations (SearchResult, nodes at its end)."""
+    from reference_py.search import Searcher, level_by_name
+    fen, moves, _ = SUITE[index]
+    its: list = []
+    Searcher(game_position(fen, moves, past_the_end=True), level_by_name(level),
+             on_iteration=its.append).run()
+    return tuple(its)
+
+
+@pytest.mark.parametrize("part", [1, 4, 7, 10])
+def test_stopped_iteration_equals_reference(rs, part):
+    """Node caps that stop Medium's iteration 3 across its tree (tenths of it,
+    the last its final node): the ROM answers as the reference does, with the
+    best root move searched in full so far (docs/ENGINE.md "Nodes")."""
+    import dataclasses
+
+    from reference_py.board import move_iccs
+    from reference_py.search import Searcher, level_by_name
+    its = _iterations(STOPPED_INDEX, "Medium")
+    n2, n3 = its[1].nodes, its[2].nodes
+    cap = n2 + (n3 - n2) * part // 10
+    fen, moves, cat = SUITE[STOPPED_INDEX]
+    pos = game_position(fen, moves, past_the_end=True)
+    level = dataclasses.replace(level_by_name("Medium"), nodes=cap)
+    want = Searcher(pos.copy(), level).run().as_json()
+    got = rs.search(pos, "Medium", nodes=cap)
+    assert {k: got[k] for k in want} == want, f"{cat}: {fen} moves {moves}, cap {cap}"
+    assert got["nodes"] == cap and got["depth"] == 2
+    if part >= 4:                   # the case this test is for: iteration 3's move answers
+        assert got["move"] != move_iccs(its[1].move)
+
+
 @pytest.mark.parametrize("seed", [1, 12345])
 def test_seeds_change_noise_identically(rs, seed):
     fen, moves, _ = SUITE[0]

@@ -23,11 +23,13 @@ KIND_KEYS = {"king": KING, "advisor": ADVISOR, "elephant": ELEPHANT, "horse": HO
 SET_INT_KEYS = ("tempo", "horse_per_capture4", "cannon_per_capture4", "pawn_per_missing_attacker",
                 "horse_leg_blocked", "elephant_eye_blocked", "rook_on_king_file",
                 "missing_elephant_per_cannon", "missing_advisor_per_rook")
-LEVEL_KEYS = ("name", "depth", "qdepth", "eval", "nodes", "noise", "killers", "history", "book", "bare")
+LEVEL_KEYS = ("name", "depth", "qdepth", "eval", "nodes", "noise", "killers", "history", "book", "check_ext",
+              "bare")
 BARE_KEYS = ("depth", "qdepth", "nodes")
 DEPTH_MAX = 6              # a level's depth
 BARE_DEPTH_MAX = 8         # a level's `bare` depth (history_bonus has 8 entries)
 BOOK_PLIES_MAX = 60        # a level follows the book at most this many plies from the start
+CHECK_EXT_MAX = 8          # the check extension's reach: the main search's plies stay below it
 # What the cartridge can show: its menu lists at most MAX_LEVELS levels and a
 # name in LEVEL_NAME_LEN tiles of a font with upper-case letters and digits.
 MAX_LEVELS = 8
@@ -125,6 +127,8 @@ class Level:
     killers: bool
     history: bool
     book: int = 0        # plies from the start within which the level plays book moves (0: none)
+    check_ext: int = 0   # the check extension's reach: a move that gives check is searched a ply
+                         #   deeper while the node's ply + depth < this (0: none)
     bare: BareLimits | None = None   # its limits when the side to move is bare (None: the level's own)
 
 
@@ -260,8 +264,21 @@ def load_levels(path: Path | None = None, eval_config: EvalConfig | None = None)
             killers=_bool(path, _get(path, node, "killers"), "killers"),
             history=_bool(path, _get(path, node, "history"), "history"),
             book=(_int(path, node.value["book"], "book", 0, BOOK_PLIES_MAX) if "book" in node.value else 0),
+            check_ext=(_int(path, node.value["check_ext"], "check_ext", 0, CHECK_EXT_MAX)
+                       if "check_ext" in node.value else 0),
             bare=(_bare(path, node.value["bare"]) if "bare" in node.value else None),
         ))
+        lv = levels[-1]
+        # An extended line's quiescence ends at ply depth + qdepth (the ROM's per-ply
+        # arrays), so its main search must end before, in every row of the level.
+        for what, depth, qdepth in [("", lv.depth, lv.qdepth)] + (
+                [("bare ", lv.bare.depth, lv.bare.qdepth)] if lv.bare else []):
+            bound = depth + max(qdepth, 1)
+            if lv.check_ext >= bound:
+                raise ConfigError(path, node.value["check_ext"].line,
+                                  f"level '{name}': check_ext = {lv.check_ext} must be below {bound}, its "
+                                  f"{what}depth + {'qdepth' if qdepth else '1 (qdepth 0)'}: an extended line "
+                                  f"ends at that ply")
     return levels
 
 

@@ -105,7 +105,7 @@ class Searcher:
         """The hooks are for hosts that drive the search interactively (the
         UCI/UCCI adapters, reference_py/protocol): `should_stop()` is asked
         every 64 nodes and, when true, ends the search as the node cap does
-        (the last completed iteration answers); `on_iteration(result)` hears
+        (docs/ENGINE.md "Nodes"); `on_iteration(result)` hears
         every completed iteration; `exclude` lists root moves not to play
         (UCCI's banmoves).  Without them the search is the specification.
         `book`: the opening book (True: the project's, config/book.checked.json;
@@ -146,6 +146,7 @@ class Searcher:
         seed &= 0xFFFF
         self.lfsr = seed if seed else LFSR_DEFAULT
         self.root_best = 0
+        self.root_score = 0      # root_best's score (the root's alpha)
         self.stack = 0           # move-stack entries in use (the ROM's capacity check)
         self.max_stack = 0
         self.overflows = 0
@@ -478,8 +479,10 @@ class Searcher:
                     return 0
                 pos.push_history(child_check, m >> 8)
                 child_pv = on_pv and m == pv_move
+                # The check extension: a checking move one ply deeper, within its reach.
+                d1 = depth - 1 + (1 if child_check and ply + depth < self.level.check_ext else 0)
                 if legal == 1:
-                    v = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, child_pv, child_check)
+                    v = -self._alphabeta(d1, -beta, -alpha, ply + 1, child_pv, child_check)
                 else:
                     # Principal variation search: prove the move is no better
                     # with a null window, search again only if it is.  Late
@@ -488,11 +491,11 @@ class Searcher:
                               and quiet and not in_check and not child_check) else 0
                     if r and pr.lmr2_moves and legal > pr.lmr2_moves and depth >= 3:
                         r = 2
-                    v = -self._alphabeta(depth - 1 - r, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
+                    v = -self._alphabeta(d1 - r, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
                     if r and v > alpha and not self.aborted:
-                        v = -self._alphabeta(depth - 1, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
+                        v = -self._alphabeta(d1, -alpha - 1, -alpha, ply + 1, child_pv, child_check)
                     if alpha < v < beta and not self.aborted:
-                        v = -self._alphabeta(depth - 1, -beta, -alpha, ply + 1, child_pv, child_check)
+                        v = -self._alphabeta(d1, -beta, -alpha, ply + 1, child_pv, child_check)
                 pos.pop_history()
                 pos.unmake()
                 if self.aborted:
@@ -508,6 +511,7 @@ class Searcher:
                         self.pv[ply] = [m] + self.pv[ply + 1]
                     if ply == 0:
                         self.root_best = m
+                        self.root_score = v
             if legal == 0:
                 return -MATE + ply
             if best and pos.board[best >> 8] == EMPTY:
@@ -519,7 +523,7 @@ class Searcher:
     def _quiesce(self, alpha: int, beta: int, ply: int, qply: int, in_check: bool) -> int:
         pos = self.pos
         self.pv[ply] = []
-        if qply >= self.level.qdepth or ply >= MAX_PLY:
+        if qply >= self.level.qdepth or ply >= MAX_PLY or ply >= self.level.depth + self.level.qdepth:
             return self.eval()
         if in_check and self.pr.qs_evasion_qply and qply >= self.pr.qs_evasion_qply:
             return self.eval()
@@ -614,15 +618,20 @@ class Searcher:
             else:
                 v = self._alphabeta(depth, -INF, INF, 0, True, in_check)
             if self.aborted:
-                if depth == 1 and self.root_best:
-                    result = SearchResult(self.root_best, 0, 0, 0, [self.root_best])
+                # A root move searched in full in the stopped iteration: its best so
+                # far answers, with its score and line (the first move searched is the
+                # last iteration's best, so the answer is at least as well founded);
+                # the depth stays the last completed iteration's.
+                if self.root_best:
+                    result = SearchResult(self.root_best, self.root_score, 0, depth - 1, list(self.pv[0]))
                 break
             result = SearchResult(self.root_best, v, 0, depth, list(self.pv[0]))
             self.prev_pv = list(self.pv[0])
             if self.on_iteration is not None:
                 self.on_iteration(SearchResult(result.move, v, self.nodes, depth, list(result.pv)))
-            if len(root_moves) == 1 or abs(v) > MATE_BOUND:
-                break
+            if len(root_moves) == 1 or (abs(v) > MATE_BOUND and MATE - abs(v) <= depth):
+                break       # (a mate further than the depth, seen through checks or quiescence:
+                            # the next iteration may find a shorter one)
         result.nodes = self.nodes
         result.max_stack = self.max_stack
         result.overflows = self.overflows

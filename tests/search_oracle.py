@@ -69,6 +69,8 @@ class Spec:
     tables: EvalTables
     qdepth: int
     perpetual_check: int
+    check_ext: int = 0        # the check extension's reach (docs/ENGINE.md Search step 6)
+    reach: int = MAX_PLY      # the level's depth + qdepth: a quiescence node there is a leaf
 
 
 def _draw(pos: Position, ply: int, spec: Spec) -> int | None:
@@ -104,15 +106,17 @@ def minimax(pos: Position, depth: int, spec: Spec, ply: int = 0) -> int:
     best = -10 ** 9
     for m in moves:
         pos.make(m)
-        pos.push_history(pos.in_check(pos.side))
-        best = max(best, -minimax(pos, depth - 1, spec, ply + 1))
+        gives_check = pos.in_check(pos.side)
+        pos.push_history(gives_check)
+        child = depth if gives_check and ply + depth < spec.check_ext else depth - 1
+        best = max(best, -minimax(pos, child, spec, ply + 1))
         pos.pop_history()
         pos.unmake()
     return best
 
 
 def _quiesce(pos: Position, spec: Spec, ply: int, qply: int, in_check: bool) -> int:
-    if qply >= spec.qdepth or ply >= MAX_PLY:
+    if qply >= spec.qdepth or ply >= MAX_PLY or ply >= spec.reach:
         return evaluate(pos, spec.tables)
     if in_check:
         best = None

@@ -249,6 +249,24 @@ def test_bad_bare_block(tmp_path, eval_config, old, new, words):
     assert text.splitlines()[line - 1].strip().startswith(("depth", "qdepth", "nodes", "speed", "bare")), msg
 
 
+@pytest.mark.parametrize("old, new, words", [
+    ("    check_ext: 6\n", "    check_ext: 9\n", "check_ext = 9 is out of range 0..8"),
+    ("    check_ext: 6\n", "    check_ext: 8\n", "check_ext = 8 must be below 7, its bare depth + qdepth"),
+    ("    qdepth: 6\n    eval: full\n    # 9,", "    qdepth: 1\n    eval: full\n    # 9,",
+     "check_ext = 6 must be below 5, its depth + qdepth"),
+])
+def test_bad_check_extension(tmp_path, eval_config, old, new, words):
+    """A check extension must end an extended line's main search before the
+    ply where the level's search ends (depth + qdepth), in each of its rows."""
+    text = sub_once(LEVELS, old, new)
+    if "must be below 7" in words:       # Master's bare row: depth 5 + qdepth 2
+        text = sub_once(text, "      depth: 8\n", "      depth: 5\n")
+    p = write(tmp_path, "difficulty.yaml", text)
+    msg = config_error(load_levels, p, eval_config)
+    assert msg.startswith(f"{p}:{line_of(text, 'check_ext:')}:") and words in msg, msg
+    assert load_levels()[-1].check_ext == 6
+
+
 def test_bare_block_not_a_mapping(tmp_path, eval_config):
     text = sub_once(LEVELS, "    bare:\n      depth: 8\n      qdepth: 2\n      nodes: 9000\n", "    bare: 8\n")
     p = write(tmp_path, "difficulty.yaml", text)

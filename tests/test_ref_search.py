@@ -272,6 +272,41 @@ def test_node_cap_cuts_the_depth():
     assert capped["nodes"] == full["nodes"] // 2
 
 
+def test_a_stopped_iteration_answers_with_its_best_root_move_so_far(middlegames):
+    """Caps that stop iteration 3 at points across its tree: the answer is the
+    previous iteration's until a root move has been searched in full, then the
+    best such move with its depth-3 score, which only rises as the cap grows,
+    and at the iteration's last node agrees with the completed iteration
+    (unless the best move was the last one searched, whose search the cap cut)."""
+    hard = dataclasses.replace(level_by_name("Hard"), depth=3, nodes=65535)
+    scores_moved = 0
+    for g in middlegames:
+        its: list = []
+        Searcher(g.pos.copy(), hard, book=None, on_iteration=its.append).run()
+        assert [r.depth for r in its] == [1, 2, 3]
+        prev, full = its[1], its[2]
+        step = max(1, (full.nodes - prev.nodes) // 10)
+        last = None
+        for cap in [*range(prev.nodes + 1, full.nodes, step), full.nodes]:
+            s = Searcher(g.pos.copy(), dataclasses.replace(hard, nodes=cap), book=None)
+            r = s.run()
+            assert r.nodes == cap and r.depth == 2
+            assert r.pv and r.pv[0] == r.move
+            if not s.root_best:                  # no root move searched in full yet
+                assert last is None
+                assert (r.move, r.score, r.pv) == (prev.move, prev.score, prev.pv)
+                continue
+            assert (r.move, r.score) == (s.root_best, s.root_score)
+            assert last is None or r.score >= last
+            assert r.score <= full.score
+            scores_moved += r.score != prev.score
+            last = r.score
+        assert last is not None
+        if r.move == full.move:
+            assert (r.score, r.pv) == (full.score, full.pv)
+    assert scores_moved                          # the stopped iterations' answers were used
+
+
 # ---- (e) CLI -----------------------------------------------------------------
 
 def cli(*args: str) -> subprocess.CompletedProcess:

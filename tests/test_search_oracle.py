@@ -63,7 +63,7 @@ def test_alpha_beta_value_equals_plain_minimax(level, fen):
     s = Searcher(parse_fen(fen), lv, null=False, lmr=False, delta=False, pruning=off)
     r = s.run()
     assert r.depth >= 1 and s.overflows == 0 and not s.aborted
-    spec = Spec(tables_for(lv.eval), lv.qdepth, search_config().perpetual_check)
+    spec = Spec(tables_for(lv.eval), lv.qdepth, search_config().perpetual_check, lv.check_ext, lv.depth + lv.qdepth)
     pos = parse_fen(fen)
     pos.set_values(spec.tables.values)          # the level's weight set, as the search does
     want = minimax(pos, r.depth, spec)

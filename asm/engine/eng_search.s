@@ -77,7 +77,10 @@
 ;   s_res_pvlen = 0: no legal move (score -MATE_SCORE, nodes 0, depth 0);
 ;   else the move s_res_from[0] -> s_res_to[0], the PV s_res_from/to[0..
 ;   s_res_pvlen-1], s_res_score (signed 16-bit), s_res_depth (the last
-;   completed iteration), s_nodes (16-bit).
+;   completed iteration), s_nodes (16-bit).  An iteration stopped by the
+;   node cap answers when it has searched a root move in full: its best
+;   move so far, that move's score and PV (s_res_depth stays the last
+;   completed iteration's); otherwise the last completed iteration does.
 ;   The position is rebuilt in canonical slot order and valued with the
 ;   level's weight set (eng_vset); otherwise unchanged (eng_ply = 0).
 ;   s_ahead bit 7 = the root's static evaluation (eng_eval) is above 0
@@ -216,23 +219,53 @@ iteration:
   jsr ab_node
   lda s_abort
   beq completed
-  lda s_depth          ; stopped by the node cap
-  cmp #1
-  bne done
-  lda s_pvlen          ; iteration 1: the best root move so far, if any
-  beq done
-  lda pv_from
-  sta s_res_from
-  lda pv_to
-  sta s_res_to
-  lda #1
-  sta s_res_pvlen
-  lda #0
-  sta s_res_depth
-  sta s_res_score
-  sta s_res_score+1
-  rts
+  lda s_pvlen          ; stopped by the node cap: a root move searched in
+  beq done             ; full (row 0 not empty) answers, with its score
+  lda s_alpha_lo       ; (the root's alpha) and line; the depth stays the
+  sta rv               ; last completed iteration's
+  lda s_alpha_hi
+  sta rv+1
+  dec s_depth
+  jmp store_result
 completed:
+  jsr store_result
+  lda s_single
+  bne done
+  ; a mate score (|v| > MATE_BOUND) no further than the depth, MATE - |v|
+  ; plies (< 100: its low byte), stops the search
+  SLT16 #<MATE_BOUND, #>MATE_BOUND, rv, rv+1
+  bpl not_winning
+  lda #<MATE_SCORE     ; v = MATE - d
+  sec
+  sbc rv
+  jmp mate_distance
+not_winning:
+  SLT16 rv, rv+1, #<(-MATE_BOUND), #>(-MATE_BOUND)
+  bpl deeper
+  lda #<MATE_SCORE     ; v = -MATE + d
+  clc
+  adc rv
+mate_distance:         ; A = d
+  cmp s_depth
+  bcc done
+  beq done
+deeper:
+  ldx s_level
+  lda s_depth
+  cmp lvl_depth,x
+  bcs done
+  jmp iteration
+done:
+  rts
+.endproc
+
+;;
+; The search's result from an iteration (eng_search): score rv, depth
+; s_depth, the PV from row 0 of the PV table.
+; Input: rv, s_depth, s_pvlen / pv_from / pv_to (row 0).
+; Output: s_res_score, s_res_depth, s_res_pvlen, s_res_from/to.
+; Clobbers A, X.
+.proc store_result
   lda rv
   sta s_res_score
   lda rv+1
@@ -248,20 +281,7 @@ completed:
   lda pv_to,x
   sta s_res_to,x
   jmp :-
-: lda s_single
-  bne done
-  ; a mate score (|v| > MATE_BOUND) stops the search
-  SLT16 #<MATE_BOUND, #>MATE_BOUND, rv, rv+1
-  bmi done
-  SLT16 rv, rv+1, #<(-MATE_BOUND), #>(-MATE_BOUND)
-  bmi done
-  ldx s_level
-  lda s_depth
-  cmp lvl_depth,x
-  bcs done
-  jmp iteration
-done:
-  rts
+: rts
 .endproc
 
 ;;

@@ -51,10 +51,39 @@ done:
 done:
 .endmacro
 
-;; The null-window child search's first half: the child (ply X + 1) gets
-;; depth A and the null window (-alpha - 1, -alpha), its alpha being ~alpha(X).
-.macro CHILD_NULL_WINDOW
+;; The child's depth: A, or A + 1 for a move that gives check while ply
+;; X + depth(X) < the level's lvl_ext (the check extension, reference d1;
+;; never with LMR's reduction, which needs a quiet move that gives no
+;; check).  Keeps X.  Clobbers A, Y.  9 cycles for a move that gives no
+;; check (none when no level has the extension: CHECK_EXT = 0).
+.macro CHILD_DEPTH
+  .local done
   sta s_depth+1,x
+.if ::CHECK_EXT
+  lda s_flags,x
+  and #S_F_CCHECK
+  beq done
+  txa
+  clc
+  adc s_depth,x        ; ply + depth (at most 8 + 8)
+  ldy s_level
+  cmp lvl_ext,y
+  bcs done
+  inc s_depth+1,x
+done:
+.endif
+.endmacro
+
+;; The null-window child search's first half: the child (ply X + 1) gets
+;; depth A (CHILD_DEPTH; with `plain` given: A itself, for a move known
+;; not to give check) and the null window (-alpha - 1, -alpha), its alpha being
+;; ~alpha(X).  Keeps X.  Clobbers A, Y.
+.macro CHILD_NULL_WINDOW plain
+.ifblank plain
+  CHILD_DEPTH
+.else
+  sta s_depth+1,x
+.endif
   lda s_alpha_lo,x
   eor #$FF             ; -alpha - 1 = ~alpha
   sta s_alpha_lo+1,x
@@ -63,14 +92,14 @@ done:
   sta s_alpha_hi+1,x
 .endmacro
 
-;; The child of ply X (the move is made: eng_ply = X + 1) at depth A with
-;; the full window (-beta, -alpha): the child's depth and alpha (-beta, or
-;; -INF at the root).  Inline at both of ab_node's full-window searches, so
-;; that the path's stack holds 2 bytes per main-search ply (the JSR to
-;; ab_node), not 4.  Keeps X.  Clobbers A.
+;; The child of ply X (the move is made: eng_ply = X + 1) at depth A
+;; (CHILD_DEPTH) with the full window (-beta, -alpha): the child's depth and
+;; alpha (-beta, or -INF at the root).  Inline at both of ab_node's
+;; full-window searches, so that the path's stack holds 2 bytes per
+;; main-search ply (the JSR to ab_node), not 4.  Keeps X.  Clobbers A, Y.
 .macro CHILD_FULL_WINDOW
   .local grand, done
-  sta s_depth+1,x
+  CHILD_DEPTH
   cpx #0
   bne grand
   lda #<(-INF_SCORE)   ; -beta = -INF at the root
@@ -467,18 +496,30 @@ pvs_go:
   jmp searched
 : ; both re-searches need v > alpha
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
+.if ::CHECK_EXT
+  bmi :+               ; (CHILD_DEPTH's extension test puts searched_low
+  jmp searched_low     ; out of a branch's reach) v <= alpha
+:
+.else
   bpl searched_low     ; v <= alpha
+.endif
   jsr lmr_r
   beq no_re
   lda s_depth,x        ; reduced: again at depth - 1
   sec
   sbc #1
-  CHILD_NULL_WINDOW
+  CHILD_NULL_WINDOW 1  ; (a reduced move gives no check: no extension)
   CHILD_SEARCH
   ldx eng_ply
   dex
   lda s_abort
+.if ::CHECK_EXT
+  beq :+
+  jmp searched         ; (CHILD_DEPTH below puts it out of a branch's reach)
+:
+.else
   bne searched
+.endif
   SLT16 {s_alpha_lo,x}, {s_alpha_hi,x}, rv, rv+1
   bmi no_re
   jmp searched_low     ; v <= alpha

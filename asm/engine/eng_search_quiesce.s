@@ -43,7 +43,18 @@ reach = local+12       ; 2 bytes: stand pat + DELTA_MARGIN + the victim's value
   sbc s_qstart
   ldy s_level
   cmp lvl_qdepth,y
-.if ::SEARCH_REACH > ::MAX_PLY
+.if ::CHECK_EXT
+  bcs leaf
+  .if ::SEARCH_REACH > ::MAX_PLY
+  cpx #MAX_PLY
+  bcs leaf
+  .endif
+  txa                  ; ply < depth + qdepth: a line the check extension
+  cmp lvl_reach,y      ; deepened ends there, whatever its qply (reference:
+  bcc entered          ; a leaf at ply >= depth + qdepth)
+leaf:
+  jmp search_eval
+.elseif ::SEARCH_REACH > ::MAX_PLY
   bcs leaf
   cpx #MAX_PLY         ; the reference's cut-off: only when a level's depth
   bcc entered          ; + qdepth exceeds MAX_PLY

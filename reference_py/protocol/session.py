@@ -2,8 +2,8 @@
 
 The main thread reads commands; a `go` runs the back-end's search in a
 worker thread, so `stop`, `isready` and `quit` are answered while it
-thinks: `stop` makes the search end with its last completed iteration and
-waits for that `bestmove`, which comes within the back-end's stop latency
+thinks: `stop` makes the search end as its node cap does (docs/ENGINE.md
+"Nodes") and waits for that `bestmove`, which comes within the back-end's stop latency
 (64 nodes of the reference, one py65 chunk of the ROM).  Commands come in
 any order: a `go` during a search first ends the old one (its `bestmove`
 first), `position` and `setoption` during a search apply to the next.  Every

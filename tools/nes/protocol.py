@@ -10,10 +10,11 @@ reported after each iteration and with the answer.
 How `stop`, the clock and `go depth/nodes` reach the 6502 code: between two
 py65 instruction chunks the poll reads the search's progress and, to stop
 it, sets s_abort, the flag the level's node cap sets: the search unwinds
-and answers with its last completed iteration, exactly as at the cap.  The
-ROM's levels are tables in ROM, so `go depth N` stops once iteration N is
-complete and `go nodes N` once s_nodes reaches N (within a chunk: about
-2,000 instructions, a node or two).
+and answers exactly as at the cap (docs/ENGINE.md "Nodes").  `go depth N`
+and `go nodes N` lower the level's depth and node cap exactly, as the
+reference's adapter does: the level's entries of the ROM's lvl_depth and
+lvl_nodes tables read as the lower values during that search (in py65's
+copy of the cartridge only; RomSearch.search).
 
 `banmoves` and `searchmoves`: the cartridge's search cannot leave out a
 root move.  When its move is one the client excluded, the answer is the
@@ -60,13 +61,15 @@ class RomBackend:
                 seen["depth"] = depth
                 r = rom.result()
                 report(Report(depth, r["score"], r["nodes"], r["pv"], cycles, round(cycles / NES_HZ, 3)))
-            stopping = stopping or ((request.depth is not None and depth >= request.depth)
-                                    or (request.nodes is not None and rom.word("s_nodes") >= request.nodes)
-                                    or should_stop())
+            stopping = stopping or should_stop()
             if stopping:
                 rom.request_stop()          # again at every poll: eng_search's start clears s_abort
 
-        res = rom.search(request.pos, request.level.name, request.seed, poll=poll, book=request.book)
+        level = request.level
+        depth = None if request.depth is None else max(1, min(level.depth, request.depth))
+        nodes = None if request.nodes is None else max(1, min(level.nodes, request.nodes))
+        res = rom.search(request.pos, level.name, request.seed, poll=poll, book=request.book,
+                         depth=depth, nodes=nodes)
         answer = Answer(res["move"], res["score"], res["depth"], res["nodes"], res["pv"],
                         res["cycles"], res["seconds"])
         if res.get("book"):

@@ -31,6 +31,7 @@ call returns).
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -42,7 +43,7 @@ if str(ROOT) not in sys.path:
 
 from reference_py.board import move_iccs, sq90  # noqa: E402
 from reference_py.book import default_book  # noqa: E402
-from reference_py.config import load_eval  # noqa: E402
+from reference_py.config import DEPTH_MAX, load_eval  # noqa: E402
 from reference_py.position import Position  # noqa: E402
 from reference_py.rules import GAME_WINDOW  # noqa: E402
 from reference_py.search import LFSR_DEFAULT, MATE, level_by_name, levels  # noqa: E402
@@ -126,7 +127,7 @@ class RomSearch(RomEngine):
 
     def request_stop(self) -> bool:
         """From poll(): end the running search as its node cap does (s_abort
-        = 1: every node unwinds, the last completed iteration answers).  Done
+        = 1: every node unwinds and eng_search answers as at its cap).  Done
         only when settled(); returns whether it was done.  Ask at every poll
         until the call returns: eng_search's start clears s_abort."""
         if not self.settled():
@@ -184,16 +185,36 @@ class RomSearch(RomEngine):
         return {"name": o.zh, "pinyin": o.pinyin, "en": o.en, "depth": depth, "moves": moves}
 
     def search(self, pos: Position, level: str, seed: int = 0, limit: int = SEARCH_LIMIT,
-               poll: Callable[[int], None] | None = None, book: bool = True) -> dict:
+               poll: Callable[[int], None] | None = None, book: bool = True,
+               depth: int | None = None, nodes: int | None = None) -> dict:
         """eng_search of pos (its keys/checks are the game history).  Returns
         the reference's JSON fields plus cycles, seconds (NES time), wall
         (host time) and bank_switches (the 6502's bank register writes).
         `poll(cycles so far)` runs between instruction chunks (Cpu.call).
         `book` False: the level's entry of the ROM's lvl_book table reads
         as 0 during this search (in py65's copy of the cartridge), so the
-        engine searches where it would have played from the book."""
+        engine searches where it would have played from the book.
+        `depth`, `nodes`: the level's depth (1..DEPTH_MAX) and node
+        cap (1..65535) read as these during this search, the same way: the
+        reference's level with `depth` / `nodes` replaced (a bare side's row
+        keeps its own, as in the reference)."""
         lv = level_by_name(level)
         index = [l.name for l in levels()].index(lv.name)
+        if depth is not None or nodes is not None:
+            patch = []
+            if depth is not None:
+                if not 1 <= depth <= DEPTH_MAX:
+                    raise ValueError(f"depth {depth}: not in 1..{DEPTH_MAX}")
+                patch.append(("lvl_depth", depth))
+            if nodes is not None:
+                if not 1 <= nodes <= 0xFFFF:
+                    raise ValueError(f"node cap {nodes}: not in 1..65535")
+                patch += [("lvl_nodes_lo", nodes & 0xFF), ("lvl_nodes_hi", nodes >> 8)]
+            with contextlib.ExitStack() as stack:
+                for table, value in patch:
+                    stack.enter_context(self.cpu.rom_byte_as(self.addr(table) + index,
+                                                             self.link.bank_of(table), value))
+                return self.search(pos, level, seed, limit, poll, book)
         if not book and lv.book:
             where = self.addr("lvl_book") + index
             with self.cpu.rom_byte_as(where, self.link.bank_of("lvl_book"), 0):

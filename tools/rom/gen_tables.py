@@ -154,15 +154,20 @@ def bare_rows(levels) -> list[int]:
 
 def ply_sizes(levels) -> dict[str, int]:
     """The sizes of the ROM's per-ply arrays, from the levels (and their
-    `bare` blocks: search_rows).
+    `bare` blocks: search_rows), their check extensions included.
 
     The search never goes deeper than depth + qdepth (reference Searcher):
     every main-search child has depth - 1 or less (LMR depth - 1 - r, the
     null move depth - 1 - NULL_REDUCTION) at ply + 1, and a node with depth
     <= 0 enters quiescence with qply 0, so quiescence starts at a ply <=
-    depth; a quiescence node with qply >= qdepth is a leaf.  So a node that
-    loops over moves (and makes them at undo index = its ply) sits at a ply
-    below depth + max(qdepth, 1), and a leaf at a ply <= depth + qdepth.
+    depth; a quiescence node with qply >= qdepth is a leaf.  The check
+    extension keeps a checking move's depth, but only while ply + depth <
+    check_ext <= depth + qdepth (reference_py.config), so its main-search
+    nodes sit at plies below check_ext, and a quiescence node at ply depth +
+    qdepth is a leaf whatever its qply.  So a node that loops over moves
+    (and makes them at undo index = its ply) sits at a ply below depth +
+    max(qdepth, 1), and a leaf at a ply <= depth + qdepth; the main search's
+    plies (s_fut_hi, the repetition ring's path) number max(depth, check_ext).
       SEARCH_REACH   deepest ply a node can sit at (max depth + qdepth);
                      the reference's `ply >= MAX_PLY` cut-off in quiescence
                      is reachable only when this exceeds MAX_PLY
@@ -179,9 +184,9 @@ def ply_sizes(levels) -> dict[str, int]:
     eng_plies = max(plies, PERFT_PLIES)
     if eng_plies > S.MAX_PLY:           # (config.py bounds depth + qdepth to 14)
         raise ValueError(f"ENG_PLIES = {eng_plies} exceeds the reference's MAX_PLY = {S.MAX_PLY}")
+    main = max(max(lv.depth, lv.check_ext) for lv in levels)
     return {"reach": reach, "plies": plies, "eng_plies": eng_plies,
-            "max_depth": max(lv.depth for lv in levels),
-            "rep_ring": R.GAME_WINDOW + max(lv.depth for lv in levels)}
+            "max_depth": main, "rep_ring": R.GAME_WINDOW + main}
 
 
 def step_rel() -> list[int]:
@@ -442,10 +447,11 @@ def constants(inp: Inputs) -> str:
           f"RFP_DEPTH        = {scfg.pruning.rfp_depth}",
           f"RFP_MARGIN       = {scfg.pruning.rfp_margin}",
           f"QS_EXCHANGE      = {int(scfg.pruning.qs_exchange > 0)}   ; 1: q_node's exchange pruning is assembled in (exchange_prune)",
+          f"CHECK_EXT        = {int(any(lv.check_ext for lv in levels))}   ; 1: a level has a check extension (lvl_ext)",
           f"STEP_REL_REACH   = {STEP_REL_REACH}  ; step_rel covers piece - square = -REACH..REACH",
           f"STEP_KING        = {STEP_KING}", f"STEP_ADVISOR     = {STEP_ADVISOR}",
           f"STEP_ELEPHANT    = {STEP_ELEPHANT}", f"STEP_HORSE_MIN   = {STEP_HORSE_MIN}   ; horse-leg entries are >= this",
-          f"SEARCH_MAX_DEPTH = {plies['max_depth']}   ; deepest level's depth (bare blocks included)",
+          f"SEARCH_MAX_DEPTH = {plies['max_depth']}   ; deepest main-search reach: levels' depths (bare blocks included), CHECK_EXT",
           f"KILLER_PLIES     = {S.KILLER_PLIES}   ; killers at plies below this",
           f"PV_PLIES         = {S.PV_PLIES}   ; the PV's moves at most",
           f"SEARCH_PLIES     = {plies['plies']}"
@@ -575,6 +581,10 @@ def data_tables(inp: Inputs) -> str:
     t += ["lvl_noise:"] + _bytes(lv.noise for lv in levels)
     t += ["lvl_book: ; plies from the start within which the level plays book moves (0: none)"]
     t += _bytes(lv.book for lv in levels)
+    t += ["lvl_ext: ; the check extension's reach: ply + depth below it (0: none)"]
+    t += _bytes(lv.check_ext for lv in levels)
+    t += ["lvl_reach: ; depth + qdepth: a quiescence node at this ply is a leaf (q_node, CHECK_EXT)"]
+    t += _bytes(lv.depth + lv.qdepth for lv in levels)
     t += ["lvl_flags: ; LEVEL_FLAG_*"] + _bytes(
         (1 if lv.killers else 0) | (2 if lv.history else 0) for lv in levels)
     names = ["; panel text: 8 characters per level (ASCII = font tile numbers)", "lvl_name_text:"]
