@@ -47,9 +47,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from reference_py.board import move_iccs  # noqa: E402
+from reference_py.cli import game_after  # noqa: E402
 from reference_py.config import PRUNING_KEYS, Level, Pruning  # noqa: E402
 from reference_py.fen import START_FEN, format_fen  # noqa: E402
-from reference_py.rules import Game  # noqa: E402
 from reference_py.search import Searcher, level_by_name, search_config  # noqa: E402
 from tools.atomic import write_atomic  # noqa: E402
 
@@ -98,13 +98,6 @@ def positions(level: str, every: int, games: Path = GAMES) -> list[tuple[str, li
             if k % every == 0:
                 out.append((fen, g["moves"][:ply]))
     return out
-
-
-def game_at(fen: str, moves: list[str]) -> Game:
-    game = Game(fen)
-    for m in moves:
-        game.play_text(m)
-    return game
 
 
 def clip(score: int) -> int:
@@ -160,7 +153,7 @@ VERDICT_HEADER = ("| moves changed | FS prefers B | FS prefers A | sign test p |
 def search_pair(args: tuple[str, str, str, str, list[str]]) -> dict:
     """Both configurations' searches of one position."""
     level, a, b, fen, moves = args
-    game = game_at(fen, moves)
+    game = game_after(fen, moves, past_the_end=True)
     row: dict = {"fen": format_fen(game.pos)}
     for name, spec in (("a", a), ("b", b)):
         lv, pr = parse_spec(spec, level)

@@ -28,8 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.move_judge import VERDICT_HEADER, game_at, judge, positions, verdict_row  # noqa: E402
+from bench.move_judge import VERDICT_HEADER, judge, positions, verdict_row  # noqa: E402
 from reference_py.board import move_iccs  # noqa: E402
+from reference_py.cli import game_after  # noqa: E402
 from reference_py.fen import format_fen  # noqa: E402
 from reference_py.search import Searcher, level_by_name  # noqa: E402
 from tools.atomic import write_atomic  # noqa: E402
@@ -40,7 +41,7 @@ def search_one(args: tuple[str, str, list[str]]) -> dict:
     when the two answers differ, both (a: the last completed iteration's,
     b: the stopped iteration's)."""
     level, fen, moves = args
-    game = game_at(fen, moves)
+    game = game_after(fen, moves, past_the_end=True)
     lv = level_by_name(level)
     its: list = []
     r = Searcher(game.pos.copy(), lv, book=None, on_iteration=its.append).run()

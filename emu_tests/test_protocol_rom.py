@@ -26,7 +26,6 @@ SUITE = read_suite()
 LEVELS = [lv.name for lv in levels()]
 PICKS = list(range(0, len(SUITE), 5))
 CASES = [(lv, i) for lv in LEVELS[:2] for i in PICKS] + [(LEVELS[2], i) for i in PICKS[:3]]
-STOPPED = 5             # a middlegame: Medium's iteration 3 takes about 2,000 nodes
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +75,8 @@ def test_go_depth_and_nodes_equal_the_reference_adapter(limit):
     from reference_py.protocol.reference import ReferenceBackend
     from reference_py.search import level_by_name
     from tools.nes.protocol import RomBackend
-    fen, moves, _ = SUITE[STOPPED]
+    from emu_tests.test_romsearch_search import STOPPED_INDEX   # a middlegame: Medium's iteration 3
+    fen, moves, _ = SUITE[STOPPED_INDEX]                            # takes about 2,000 nodes
     request = Request(game_position(fen, moves), level_by_name("Medium"), 0, **limit)
     never = lambda: False                                        # noqa: E731
     ref = ReferenceBackend().search(request, never, lambda r: None)
