@@ -53,7 +53,6 @@ NOT_FOUND = {
                                   "or by a 16-bit key collision",
     ("rep-past-clock", "Easy"): "as at Novice",
     ("aging", "Medium"): "the fullest history entry of the candidates reached 244 of 255",
-    ("aging", "Hard"): "the fullest history entry of the candidates reached 238 of 255",
 }
 # The most pseudo-legal moves a side can have: rooks and cannons 17 each,
 # horses 8, king, advisors and elephants 4, pawns 3 (16 pieces).

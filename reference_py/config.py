@@ -314,6 +314,10 @@ class Pruning:
                                   #   much more than its victim when the opponent can move to its
                                   #   square (exchange pruning; 1 = any dearer piece)
     qs_exchange_qply: int = 0     #   ... from this quiescence ply on (0: every ply)
+    order_exchange: int = 0       # > 0: the main search keys a capture by a piece worth at least this
+                                  #   much more than its victim, when the opponent can move to its
+                                  #   square, as a quiet move (tested when a pick reaches it)
+                                  #   (bench/results/exchange_ordering.md)
 
     @property
     def any(self) -> bool:

@@ -261,8 +261,22 @@ class Searcher:
         "Not keyed yet" is read off the list as the ROM does: this is the first
         pick (i = 0) or the previous pick was a capture or the PV move (key >=
         KEY_CAPTURE); after the quiet moves are keyed every pick is quiet (< 128).
+
+        Exchange ordering (main search, `order_exchange`): before that, a capture
+        the scan finds highest that fails the exchange test (_losing_exchange)
+        gets KEY_QUIET and the scan runs again; so the quiet moves' keying keys
+        it too, as the quiet move it is treated as (killers, history), and it
+        is picked among them.  Each capture is tested at most once, when it is
+        first the highest key left.
         """
         best = self._scan(keys, i)
+        gap = self.pr.order_exchange
+        while (quiet_order and gap and KEY_CAPTURE <= keys[best] < KEY_PV
+               and self._losing_exchange(moves[best], gap)):
+            # Exchange ordering: a capture that probably loses the capturer is
+            # keyed with the quiet moves (KEY_QUIET now, its quiet key below).
+            keys[best] = KEY_QUIET
+            best = self._scan(keys, i)
         if self.lazy and keys[best] < KEY_CAPTURE and (i == 0 or keys[i - 1] >= KEY_CAPTURE):
             for j in range(i, len(moves)):
                 keys[j] = self._quiet_key(moves[j], ply, quiet_order)
@@ -272,13 +286,15 @@ class Searcher:
             keys[i], keys[best] = keys[best], keys[i]
         return moves[i]
 
-    def _losing_exchange(self, move: int) -> bool:
-        """Quiescence exchange pruning (docs/ENGINE.md, "Quiescence").
+    def _losing_exchange(self, move: int, gap: int) -> bool:
+        """The exchange test of quiescence's exchange pruning (docs/ENGINE.md,
+        "Quiescence"; gap `qs_exchange`) and of the main search's exchange
+        ordering ("Move ordering keys"; gap `order_exchange`).
 
-        True when the capturing piece is worth at least `qs_exchange` more
+        True when the capturing piece is worth at least `gap` more
         than its victim (`material` of their kinds) and the opponent could move to
         the target square once the capturer has left its own: the capture
-        probably loses material, so quiescence does not search it.  Decided
+        probably loses material.  Decided
         before make (the board with `from` emptied attacks `to` exactly as
         the board after the move does), so it costs no make/unmake; legality
         is not needed, since outside check quiescence never counts legal
@@ -286,7 +302,6 @@ class Searcher:
         """
         pos = self.pos
         frm, to = move & 0xFF, move >> 8
-        gap = self.pr.qs_exchange
         if not gap or self.material[self._kind_at(frm)] - self.material[self._kind_at(to)] < gap:
             return False
         code = pos.board[frm]
@@ -456,7 +471,8 @@ class Searcher:
                         and ((fmargin and static + fmargin <= alpha and alpha > -MATE_BOUND)
                              or (lmp and legal >= lmp))):
                     # Captures and the PV move sort first, so every later move is quiet
-                    # and would be pruned too (alpha only rises): stop here.
+                    # (or a capture exchange ordering keyed as one) and would be pruned
+                    # too (alpha only rises): stop here.
                     self.pruned += 1
                     if not legal:
                         legal = 1    # unknown legality: return alpha, not a mate score
@@ -552,7 +568,7 @@ class Searcher:
                         stand + self.material[self._kind_at(m >> 8)] + self.cfg.delta_margin <= alpha:
                     continue    # delta pruning: even winning the piece cannot reach alpha
                 if (not in_check and self.pr.qs_exchange and qply >= self.pr.qs_exchange_qply
-                        and self._losing_exchange(m)):
+                        and self._losing_exchange(m, self.pr.qs_exchange)):
                     self.pruned += 1
                     continue    # exchange pruning: a dearer piece that can be taken back
                 pos.make(m)

@@ -263,7 +263,8 @@ def test_bad_check_extension(tmp_path, eval_config, old, new, words):
         text = sub_once(text, "      depth: 8\n", "      depth: 5\n")
     p = write(tmp_path, "difficulty.yaml", text)
     msg = config_error(load_levels, p, eval_config)
-    assert msg.startswith(f"{p}:{line_of(text, 'check_ext:')}:") and words in msg, msg
+    value = words.split("check_ext = ")[1].split()[0]        # the line of the refused value
+    assert msg.startswith(f"{p}:{line_of(text, f'check_ext: {value}$')}:") and words in msg, msg
     assert load_levels()[-1].check_ext == 6
 
 
