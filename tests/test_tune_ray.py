@@ -24,40 +24,65 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_for(port: int, proc: subprocess.Popen, seconds: float) -> None:
+def _wait_for(port: int, proc: subprocess.Popen, seconds: float) -> str:
+    """'' once a Ray head answers on the port, else why not (with ray start's stderr)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if proc.poll() is not None:
-            raise AssertionError(f"ray start exited with {proc.returncode}")
+            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            return f"ray start exited with {proc.returncode}: {err[-2000:]}"
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
+                return ""
         time.sleep(0.5)
-    raise AssertionError(f"no Ray head on 127.0.0.1:{port} after {seconds} s")
+    return f"no Ray head on 127.0.0.1:{port} after {seconds} s"
+
+
+def _stop(proc: subprocess.Popen, tmp: str) -> None:
+    """End ray start's process group (it may have exited already) and remove its files."""
+    for sig, wait in ((15, 60), (9, None)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(wait)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    proc.wait()
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    """A one-node Ray cluster on 127.0.0.1, started (blocking, as this test's child) and ended by its pid."""
+    """A one-node Ray cluster on 127.0.0.1, started (blocking, as this test's child) and ended by its pid.
+
+    Ray binds several ports besides the head's, picked when it starts; under a
+    parallel test run another process can take one first and `ray start` then
+    exits.  Such a start is tried again on a fresh port, up to three times,
+    and a cluster that never comes up fails with each attempt's reason."""
     assert RAY.exists(), f"{RAY} missing: pip install -e '.[dev]' installs Ray"
-    port = _free_port()
-    tmp = tempfile.mkdtemp(prefix="rt", dir="/tmp")      # short: Ray's socket paths must fit 107 bytes
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
-    proc = subprocess.Popen([str(RAY), "start", "--head", "--block", f"--port={port}", "--node-ip-address=127.0.0.1",
-                             "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
-                             f"--temp-dir={tmp}"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-                            start_new_session=True)
+    reasons = []
+    for _ in range(3):
+        port = _free_port()
+        tmp = tempfile.mkdtemp(prefix="rt", dir="/tmp")      # short: Ray's socket paths must fit 107 bytes
+        proc = subprocess.Popen([str(RAY), "start", "--head", "--block", f"--port={port}", "--node-ip-address=127.0.0.1",
+                                 "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
+                                 f"--temp-dir={tmp}"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                                start_new_session=True)
+        why = _wait_for(port, proc, 120)
+        if not why:
+            break
+        reasons.append(why)
+        _stop(proc, tmp)
+    else:
+        raise AssertionError("no Ray cluster: " + " | ".join(reasons))
     try:
-        _wait_for(port, proc, 120)
         yield f"127.0.0.1:{port}"
     finally:
-        os.killpg(proc.pid, 15)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.wait()
-        shutil.rmtree(tmp, ignore_errors=True)
+        _stop(proc, tmp)
 
 
 def _ladder(out: Path, *extra: str) -> dict:
