@@ -289,7 +289,8 @@ class Searcher:
     def _losing_exchange(self, move: int, gap: int) -> bool:
         """The exchange test of quiescence's exchange pruning (docs/ENGINE.md,
         "Quiescence"; gap `qs_exchange`) and of the main search's exchange
-        ordering ("Move ordering keys"; gap `order_exchange`).
+        ordering (gap `order_exchange`, a reference-only experiment:
+        bench/results/exchange_ordering.md).
 
         True when the capturing piece is worth at least `gap` more
         than its victim (`material` of their kinds) and the opponent could move to

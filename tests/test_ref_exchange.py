@@ -1,6 +1,7 @@
 """Quiescence exchange pruning (docs/ENGINE.md, "Quiescence") and the main
-search's exchange ordering ("Move ordering keys"): the square attack test
-they rest on, and what the rules do to a search."""
+search's exchange ordering (a reference-only experiment, off:
+bench/results/exchange_ordering.md): the square attack test they rest on,
+and what the rules do to a search."""
 from __future__ import annotations
 
 import dataclasses
