@@ -4,8 +4,9 @@
                                [--jobs 2] [--out FILE]
 
 A configuration is a comma-separated list of `key=value` (empty: the level
-as shipped): `depth`, `qdepth` and `nodes` replace the level's own
-(config/difficulty.yaml), every other key one of the search's pruning knobs
+as shipped): `depth`, `qdepth`, `nodes`, `noise`, `check_ext` and `eval` (a
+weight set's name) replace the level's own (config/difficulty.yaml), every
+other key one of the search's pruning knobs
 (config/search.yaml `pruning:`, reference_py.config.Pruning), so an
 experiment the reference implements is measured before the ROM has it.
 `--base` defaults to the shipped level.
@@ -55,7 +56,8 @@ from tools.atomic import write_atomic  # noqa: E402
 
 GAMES = ROOT / "bench" / "results" / "ladder" / "games.jsonl"
 CAP_CP = 500           # scores beyond this (a mate, a won game) count as this many centipawns
-LEVEL_KEYS = ("depth", "qdepth", "nodes", "check_ext")
+LEVEL_KEYS = ("depth", "qdepth", "nodes", "noise", "check_ext")   # a level's integers
+NAME_KEYS = ("eval",)                                              # a level's names
 
 
 class SpecError(ValueError):
@@ -63,10 +65,14 @@ class SpecError(ValueError):
 
 
 def parse_spec(spec: str, level: str) -> tuple[Level, Pruning]:
-    """The level and pruning knobs of `spec` (see the module's docstring)."""
+    """The level and pruning knobs of `spec` (see the module's docstring);
+    bench/pruning_experiments.py reads its NAME:SPEC configurations with it."""
     lv, pr = level_by_name(level), search_config().pruning
     for item in filter(None, (s.strip() for s in spec.split(","))):
         key, eq, value = item.partition("=")
+        if key in NAME_KEYS and eq and value:
+            lv = dataclasses.replace(lv, **{key: value})
+            continue
         if not eq or not value.strip().lstrip("-").isdigit():
             raise SpecError(f"configuration '{spec}': '{item}' is not key=integer")
         if key in LEVEL_KEYS:
@@ -75,7 +81,7 @@ def parse_spec(spec: str, level: str) -> tuple[Level, Pruning]:
             pr = dataclasses.replace(pr, **{key: int(value)})
         else:
             raise SpecError(f"configuration '{spec}': unknown key '{key}' "
-                            f"(level: {', '.join(LEVEL_KEYS)}; pruning: {', '.join(PRUNING_KEYS)})")
+                            f"(level: {', '.join(LEVEL_KEYS + NAME_KEYS)}; pruning: {', '.join(PRUNING_KEYS)})")
     return lv, pr
 
 

@@ -8,7 +8,7 @@ as NAME or NAME:key=value,key=value, e.g.
     Master:futility_margin1=100,rfp_depth=2,rfp_margin=120
     Master:qdepth=4,lmr_min_moves=2
 
-Level fields (depth, qdepth, nodes, eval, noise) override the level, every
+Level fields (depth, qdepth, nodes, noise, check_ext, eval) override the level, every
 other key a Pruning field.  Usage:
 
     python -m bench.pruning_experiments nodes CONFIG [CONFIG ...]
@@ -23,7 +23,6 @@ openings, each played with both colours, 300-ply adjudication).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import statistics
 import sys
@@ -33,32 +32,23 @@ from pathlib import Path
 
 from bench.engine_bench import suite_fens
 from bench.match import match
-from reference_py.config import PRUNING_KEYS
+from bench.move_judge import SpecError, parse_spec
 from reference_py.fen import parse_fen
-from reference_py.search import Searcher, level_by_name, search_config
+from reference_py.search import Searcher
 from tools.nes.timing import NES_HZ
 
-LEVEL_KEYS = ("depth", "qdepth", "nodes", "noise", "eval")
 CYCLES_PER_NODE = 6000
 PRUNED_MOVE_CYCLES = 1600      # pick 270 + make ~340 + 2 x in-check 337 + unmake 293
 EVAL_CYCLES = 1800             # eng_eval, Master's full weights
 
 
 def parse_config(spec: str):
+    """NAME[:SPEC]: the level NAME with bench.move_judge's SPEC applied."""
     name, _, rest = spec.partition(":")
-    level = level_by_name(name)
-    lv_over, pr_over = {}, {}
-    for item in filter(None, rest.split(",")):
-        k, _, v = item.partition("=")
-        if k in LEVEL_KEYS:
-            lv_over[k] = v if k == "eval" else int(v)
-        elif k in PRUNING_KEYS:
-            pr_over[k] = int(v)
-        else:
-            raise SystemExit(f"unknown key {k!r} in {spec!r}")
-    level = dataclasses.replace(level, **lv_over)
-    pruning = dataclasses.replace(search_config().pruning, **pr_over)
-    return level, pruning
+    try:
+        return parse_spec(rest, name)
+    except SpecError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def _suite_one(args):

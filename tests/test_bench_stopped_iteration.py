@@ -28,6 +28,8 @@ def test_parse_spec_sets_level_and_pruning_knobs():
     assert lv == level_by_name("Hard") and pr == search_config().pruning
     lv, pr = parse_spec("nodes=1234, rfp_margin=33", "Hard")
     assert lv.nodes == 1234 and pr.rfp_margin == 33 and lv.depth == level_by_name("Hard").depth
+    lv, _ = parse_spec("eval=basic,noise=7,check_ext=4", "Hard")
+    assert (lv.eval, lv.noise, lv.check_ext) == ("basic", 7, 4)
     for bad in ("nodes", "nodes=x", "speed=3"):
         with pytest.raises(SpecError, match="configuration"):
             parse_spec(bad, "Hard")
