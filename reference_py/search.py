@@ -27,7 +27,8 @@ from .rules import DRAW_PLIES, GAME_WINDOW
 MATE = 30000
 INF = 32000
 MATE_BOUND = MATE - 100          # |score| above this is a mate score
-MAX_PLY = 16                     # per-ply arrays; depth <= 8 and qdepth <= 8 by config
+MAX_PLY = 16                     # per-ply arrays: depth <= 8 and qdepth <= 8 by config, so no node
+                                 # sits deeper than depth + qdepth <= MAX_PLY
 KILLER_PLIES = 4                 # killers are kept and used only at plies below this
 PV_PLIES = 4                     # the PV is kept to this many moves (rows of plies below it)
 HISTORY_CLASSES = 3              # rook, cannon, everything else
@@ -540,7 +541,7 @@ class Searcher:
     def _quiesce(self, alpha: int, beta: int, ply: int, qply: int, in_check: bool) -> int:
         pos = self.pos
         self.pv[ply] = []
-        if qply >= self.level.qdepth or ply >= MAX_PLY or ply >= self.level.depth + self.level.qdepth:
+        if qply >= self.level.qdepth or ply >= self.level.depth + self.level.qdepth:
             return self.eval()
         if in_check and self.pr.qs_evasion_qply and qply >= self.pr.qs_evasion_qply:
             return self.eval()

@@ -116,7 +116,7 @@ def minimax(pos: Position, depth: int, spec: Spec, ply: int = 0) -> int:
 
 
 def _quiesce(pos: Position, spec: Spec, ply: int, qply: int, in_check: bool) -> int:
-    if qply >= spec.qdepth or ply >= MAX_PLY or ply >= spec.reach:
+    if qply >= spec.qdepth or ply >= spec.reach:
         return evaluate(pos, spec.tables)
     if in_check:
         best = None

@@ -298,7 +298,7 @@ def test_ply_sizes_follow_the_levels(tmp_path):
     levels = gen_tables.search_rows(load_levels())      # the bare blocks count as levels
     const, _ = gen_tables.build()
     reach = max(lv.depth + lv.qdepth for lv in levels)
-    assert _const(const, "SEARCH_REACH") == reach <= MAX_PLY      # q_node's MAX_PLY test is dead
+    assert _const(const, "SEARCH_REACH") == reach <= MAX_PLY      # no node deeper than the reference's arrays
     assert _const(const, "ENG_PLIES") == max(4, max(lv.depth + max(lv.qdepth, 1) for lv in levels))
     assert _const(const, "REP_RING_ENTRIES") == GAME_WINDOW + max(lv.depth for lv in levels)
     cfg = tmp_path / "config"

@@ -60,7 +60,7 @@
 .assert SEARCH_PLIES <= ENG_PLIES, error, "the search makes moves past the undo entries"
 .assert SEARCH_REACH <= SEARCH_PLIES || SEARCH_PLIES = MAX_PLY, error, "ply_first / the per-ply arrays miss the leaves' plies"
 .assert REP_RING_ENTRIES >= GAME_WINDOW + SEARCH_MAX_DEPTH, error, "the repetition ring misses the search path"
-.assert SEARCH_MAX_DEPTH < MAX_PLY, error, "ab_node enters q_node past its MAX_PLY test"
+.assert SEARCH_REACH <= MAX_PLY, error, "a node deeper than the reference's per-ply arrays (MAX_PLY)"
 
 .segment "ENGINE_CODE"
 

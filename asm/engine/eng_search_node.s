@@ -192,7 +192,8 @@ done:
 ;   this ply; beta = -s_alpha of the ply before (INF at ply 0).
 ; Output: rv = the value (fail-hard), 0 once the search is aborted.
 ; Uses local+0..15 and the per-ply arrays.  Clobbers A, X, Y.
-; At depth 0 it enters q_node past q_node's qply / MAX_PLY tests.
+; At depth 0 it enters q_node past q_node's leaf tests (qply 0 < qdepth;
+; ply <= depth + qdepth - 1 even on an extended line).
 ; Cycles: about 600 per call of its own (bench.rom_profile --level Master
 ; --positions 4; the inline pick scan and swap included), the callees apart.
 .proc ab_node
@@ -225,7 +226,7 @@ no_draw:               ; X = eng_ply
   lda lvl_qdepth,y
   bne :+
   jmp search_eval      ; qdepth 0: a leaf
-: jmp q_node_entered   ; ply <= SEARCH_MAX_DEPTH < MAX_PLY
+: jmp q_node_entered   ; qply 0 < qdepth, ply < depth + qdepth
 no_null_j:
   jmp no_null
 main_search:

@@ -1,7 +1,7 @@
 ; eng_search_quiesce.s: a node of the quiescence search, q_node (reference
 ; _quiesce): stand pat (lazy, search_eval_ge), captures or, in check, every
 ; move, delta pruning and exchange pruning.  ab_node enters it at depth 0
-; past its qply / MAX_PLY tests (q_node_entered).
+; past its leaf tests (q_node_entered).
 
 .include "global.inc"
 .include "eng.inc"
@@ -45,25 +45,15 @@ reach = local+12       ; 2 bytes: stand pat + DELTA_MARGIN + the victim's value
   cmp lvl_qdepth,y
 .if ::CHECK_EXT
   bcs leaf
-  .if ::SEARCH_REACH > ::MAX_PLY
-  cpx #MAX_PLY
-  bcs leaf
-  .endif
   txa                  ; ply < depth + qdepth: a line the check extension
   cmp lvl_reach,y      ; deepened ends there, whatever its qply (reference:
   bcc entered          ; a leaf at ply >= depth + qdepth)
 leaf:
   jmp search_eval
-.elseif ::SEARCH_REACH > ::MAX_PLY
-  bcs leaf
-  cpx #MAX_PLY         ; the reference's cut-off: only when a level's depth
-  bcc entered          ; + qdepth exceeds MAX_PLY
-leaf:
-  jmp search_eval
 .else
-  bcc entered          ; qply < qdepth: ply < depth + qdepth <= SEARCH_REACH
-  jmp search_eval      ; <= MAX_PLY, so the reference's ply >= MAX_PLY
-.endif                 ; cut-off never applies here
+  bcc entered          ; qply < qdepth: then ply < depth + qdepth too
+  jmp search_eval      ; (quiescence starts at a ply <= depth)
+.endif
 entered:               ; from ab_node: X = eng_ply, ms_top set, qply 0 < qdepth
   lda s_flags,x
   bmi generate         ; in check: no stand pat

@@ -168,11 +168,9 @@ def ply_sizes(levels) -> dict[str, int]:
     (and makes them at undo index = its ply) sits at a ply below depth +
     max(qdepth, 1), and a leaf at a ply <= depth + qdepth; the main search's
     plies (s_fut_hi, the repetition ring's path) number max(depth, check_ext).
-      SEARCH_REACH   deepest ply a node can sit at (max depth + qdepth);
-                     the reference's `ply >= MAX_PLY` cut-off in quiescence
-                     is reachable only when this exceeds MAX_PLY
-      SEARCH_PLIES   plies of nodes that loop over moves (capped by that
-                     cut-off at MAX_PLY)
+      SEARCH_REACH   deepest ply a node can sit at (max depth + qdepth, at
+                     most the reference's MAX_PLY by config)
+      SEARCH_PLIES   plies of nodes that loop over moves (at most MAX_PLY)
       ENG_PLIES      undo entries: SEARCH_PLIES, or perft's PERFT_PLIES
       REP_RING       repetition ring: GAME_WINDOW game positions plus one
                      per main-search ply (push_history; quiescence and the
@@ -402,7 +400,7 @@ def constants(inp: Inputs) -> str:
           f"ZOBRIST_SIDE_LO  = ${_lo(ZOBRIST_SIDE):02X}", f"ZOBRIST_SIDE_HI  = ${_hi(ZOBRIST_SIDE):02X}",
           "; ---- capacities and search constants (config/search.yaml, search.py, rules.py)",
           f"MOVE_STACK_ENTRIES = {scfg.move_stack_entries}",
-          f"MAX_PLY          = {S.MAX_PLY}   ; the reference's per-ply arrays (quiescence cut-off)",
+          f"MAX_PLY          = {S.MAX_PLY}   ; the reference's per-ply arrays",
           f"ENG_PLIES        = {plies['eng_plies']}   ; undo entries: the levels' SEARCH_PLIES, at least perft's {PERFT_PLIES}",
           f"GAME_WINDOW      = {R.GAME_WINDOW}",
           f"REP_RING_ENTRIES = {plies['rep_ring']}   ; GAME_WINDOW + SEARCH_MAX_DEPTH",
