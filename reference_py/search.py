@@ -505,7 +505,8 @@ class Searcher:
                     # Principal variation search: prove the move is no better
                     # with a null window, search again only if it is.  Late
                     # quiet moves are first tried one ply shallower (LMR).
-                    r = 1 if (self.use_lmr and ply > 0 and depth >= pr.lmr_min_depth and legal > pr.lmr_min_moves
+                    r = 1 if (self.use_lmr and depth >= pr.lmr_min_depth
+                              and (legal > pr.lmr_min_moves if ply else pr.lmr_root and legal > pr.lmr_root)
                               and quiet and not in_check and not child_check) else 0
                     if r and pr.lmr2_moves and legal > pr.lmr2_moves and depth >= 3:
                         r = 2

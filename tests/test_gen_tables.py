@@ -210,6 +210,7 @@ def _pruning_config(tmp_path, key: str, value: str):
     ("rfp_depth", "3", r"pruning\.rfp_depth = 3: the ROM supports reverse futility up to depth 2"),
     ("futility_margin1", "-5", r"pruning\.futility_margin1 = -5 is out of range 0\.\.1000"),
     ("qs_exchange_qply", "1", r"pruning\.qs_exchange_qply = 1: .*only in reference_py"),
+    ("lmr_root", "3", r"pruning\.lmr_root = 3: .*only in reference_py"),
 ])
 def test_rom_build_refuses_pruning_it_does_not_implement(tmp_path, key, value, why):
     """A pruning knob only reference_py implements, or a value the ROM cannot

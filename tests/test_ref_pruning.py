@@ -58,3 +58,24 @@ def test_unknown_pruning_key(tmp_path):
         assert "unknown key 'lmp3' in pruning" in str(exc)
     else:
         raise AssertionError("no error")
+
+
+def test_lmr_root_reduces_late_quiet_root_moves_only():
+    """`lmr_root` = n reduces the root's quiet moves after n legal moves (the
+    rule below the root, applied at ply 0): fewer nodes for the same depth,
+    a legal move; 0 leaves the search exactly as shipped."""
+    lv = dataclasses.replace(level_by_name("Master"), nodes=65535)
+    shipped = load_search().pruning
+    base = Searcher(parse_fen(FEN), lv).run()
+    assert Searcher(parse_fen(FEN), lv, pruning=dataclasses.replace(shipped, lmr_root=0)).run().as_json() \
+        == base.as_json()
+    nodes = []
+    for n in (6, 3):
+        r = Searcher(parse_fen(FEN), lv, pruning=dataclasses.replace(shipped, lmr_root=n)).run()
+        assert r.depth == base.depth == 4 and r.move in parse_fen(FEN).legal_moves()
+        nodes.append(r.nodes)
+    assert base.nodes > nodes[0] > nodes[1]           # later reductions save less
+    # a level too shallow for LMR (depth < lmr_min_depth) is not touched at the root either
+    easy = dataclasses.replace(level_by_name("Easy"), noise=0)
+    assert Searcher(parse_fen(FEN), easy, pruning=dataclasses.replace(shipped, lmr_root=3)).run().as_json() \
+        == Searcher(parse_fen(FEN), easy).run().as_json()
