@@ -306,6 +306,8 @@ class Pruning:
     lmr_min_depth: int = 3        # LMR below the root from depth >= this (LMR_MIN_DEPTH)
     lmr_min_moves: int = 3        #   for legal moves after this many (LMR_MIN_MOVES)
     lmr2_moves: int = 0           # reduce 2 plies instead of 1 after this many legal moves (0: never)
+    lmr_root: int = 0             # LMR at the root too, for legal moves after this many (0: never)
+    next_iteration: int = 0       # > 0: a level's next iteration starts only while nodes x this < its cap
     aspiration: int = 0           # root window +- this from depth 2 on (0: full window)
     qs_evasion_qply: int = 0      # quiescence: in check at qply >= this returns the static eval (0: off)
     prune_checks: int = 0         # 1: futility / LMP also skip quiet checking moves, decided before

@@ -505,7 +505,8 @@ class Searcher:
                     # Principal variation search: prove the move is no better
                     # with a null window, search again only if it is.  Late
                     # quiet moves are first tried one ply shallower (LMR).
-                    r = 1 if (self.use_lmr and ply > 0 and depth >= pr.lmr_min_depth and legal > pr.lmr_min_moves
+                    r = 1 if (self.use_lmr and depth >= pr.lmr_min_depth
+                              and (legal > pr.lmr_min_moves if ply else pr.lmr_root and legal > pr.lmr_root)
                               and quiet and not in_check and not child_check) else 0
                     if r and pr.lmr2_moves and legal > pr.lmr2_moves and depth >= 3:
                         r = 2
@@ -616,7 +617,8 @@ class Searcher:
                 move, entry = hit
                 return SearchResult(move, 0, 0, 0, [move], book=self.book.name(entry.opening).zh)
         bare = self.level.bare
-        if bare is not None and bare_side(pos.count) in (pos.side, 2):
+        bare_row = bare is not None and bare_side(pos.count) in (pos.side, 2)
+        if bare_row:
             # The side to move has no rook, horse, cannon or pawn (so also when both
             # sides are bare): the level's `bare` depth, qdepth and node cap replace its own.
             self.level = replace(self.level, depth=bare.depth, qdepth=bare.qdepth, nodes=bare.nodes)
@@ -650,6 +652,8 @@ class Searcher:
             if len(root_moves) == 1 or (abs(v) > MATE_BOUND and MATE - abs(v) <= depth):
                 break       # (a mate further than the depth, seen through checks or quiescence:
                             # the next iteration may find a shorter one)
+            if self.pr.next_iteration and not bare_row and self.nodes * self.pr.next_iteration >= self.level.nodes:
+                break       # the next iteration would not finish under the cap
         result.nodes = self.nodes
         result.max_stack = self.max_stack
         result.overflows = self.overflows

@@ -210,6 +210,8 @@ def _pruning_config(tmp_path, key: str, value: str):
     ("rfp_depth", "3", r"pruning\.rfp_depth = 3: the ROM supports reverse futility up to depth 2"),
     ("futility_margin1", "-5", r"pruning\.futility_margin1 = -5 is out of range 0\.\.1000"),
     ("qs_exchange_qply", "1", r"pruning\.qs_exchange_qply = 1: .*only in reference_py"),
+    ("lmr_root", "3", r"pruning\.lmr_root = 3: .*only in reference_py"),
+    ("next_iteration", "256", r"pruning\.next_iteration = 256: the ROM's factor is one byte"),
 ])
 def test_rom_build_refuses_pruning_it_does_not_implement(tmp_path, key, value, why):
     """A pruning knob only reference_py implements, or a value the ROM cannot
@@ -230,6 +232,17 @@ def test_pruning_margins_reach_the_rom_constants(tmp_path):
     cfg, _ = _pruning_config(tmp_path, "futility_margin2", "0")
     const, _ = gen_tables.build(cfg)
     assert "FUT_MARGIN2      = 0" in const and "FUT_MARGIN1      = 60 " in const
+
+
+def test_next_iteration_reaches_the_rom(tmp_path):
+    """The iteration rule's factor is one constant of both engines: the ROM
+    assembles next_fits only when it is above 0."""
+    want = f"NEXT_ITERATION   = {load_search().pruning.next_iteration} "
+    const, _ = gen_tables.build()
+    assert want in const
+    cfg, _ = _pruning_config(tmp_path, "next_iteration", "5")
+    const, _ = gen_tables.build(cfg)
+    assert "NEXT_ITERATION   = 5 " in const
 
 
 def test_exchange_pruning_reaches_the_rom(tmp_path):

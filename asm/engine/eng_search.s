@@ -250,6 +250,10 @@ mate_distance:         ; A = d
   bcc done
   beq done
 deeper:
+.if ::NEXT_ITERATION
+  jsr next_fits        ; C = 0: the next iteration would not finish under the cap
+  bcc done
+.endif
   ldx s_level
   lda s_depth
   cmp lvl_depth,x
@@ -258,6 +262,53 @@ deeper:
 done:
   rts
 .endproc
+
+.if ::NEXT_ITERATION
+;;
+; Whether eng_search starts its next iteration (reference: pruning
+; next_iteration): only while s_nodes * NEXT_ITERATION is below the cap of
+; the row searched; a bare row (lvl_bare's, after the levels' rows) always
+; goes on (the bare side's deeper search).
+; Input: s_level, s_nodes.  Output: C = 1: start it; C = 0: stop.
+; Uses local+0..2.  Clobbers A, X, Y.
+; Cycles: about 25 * NEXT_ITERATION + 40, once per completed iteration.
+.proc next_fits
+  ldx s_level
+  cpx #LEVEL_COUNT
+  bcs yes              ; a bare row (C = 1)
+  lda #0
+  sta local+0          ; local+0..2 = s_nodes * NEXT_ITERATION (24 bits)
+  sta local+1
+  sta local+2
+  ldy #NEXT_ITERATION
+times:
+  clc
+  lda local+0
+  adc s_nodes
+  sta local+0
+  lda local+1
+  adc s_nodes+1
+  sta local+1
+  bcc no_carry
+  inc local+2
+no_carry:
+  dey
+  bne times
+  lda local+2
+  bne no               ; at least 65,536: past every cap
+  lda local+0
+  cmp lvl_nodes_lo,x
+  lda local+1
+  sbc lvl_nodes_hi,x
+  bcc yes              ; below the cap (C = 0 here: make it 1)
+no:
+  clc
+  rts
+yes:
+  sec
+  rts
+.endproc
+.endif
 
 ;;
 ; The search's result from an iteration (eng_search): score rv, depth

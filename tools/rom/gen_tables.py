@@ -118,7 +118,7 @@ def _level_text(name: str) -> str:
 # The pruning knobs both engines implement (asm/engine/eng_search_prune.s,
 # ab_node's futility test and q_node's exchange test); the others exist only
 # in reference_py.
-ROM_PRUNING = ("futility_margin1", "futility_margin2", "rfp_depth", "rfp_margin", "qs_exchange")
+ROM_PRUNING = ("futility_margin1", "futility_margin2", "rfp_depth", "rfp_margin", "qs_exchange", "next_iteration")
 ROM_RFP_MAX_DEPTH = 2            # prune_setup evaluates only at depth <= 2
 # step_rel (asm/engine/eng_attack.s eng_attacked): what a piece standing `delta`
 # squares from a square (delta = piece - square, |delta| <= STEP_REL_REACH)
@@ -242,6 +242,8 @@ def _check_pruning(yaml_path: Path, pruning) -> None:
                  "to build the ROM")
     if pruning.rfp_depth > ROM_RFP_MAX_DEPTH:
         fail("rfp_depth", f"the ROM supports reverse futility up to depth {ROM_RFP_MAX_DEPTH}")
+    if pruning.next_iteration > 255:
+        fail("next_iteration", "the ROM's factor is one byte: at most 255")
 
 
 # eng_eval (asm/engine/eng_eval.s) sums the per-piece terms by the side they count
@@ -439,6 +441,8 @@ def constants(inp: Inputs) -> str:
     c += ["; ---- search (asm/engine/eng_search*.s; search.py constants and level maxima)",
           f"NULL_MIN_DEPTH   = {scfg.null_move_min_depth}   ; config/search.yaml", f"NULL_REDUCTION   = {S.NULL_REDUCTION}",
           f"LMR_MIN_DEPTH    = {S.LMR_MIN_DEPTH}", f"LMR_MIN_MOVES    = {S.LMR_MIN_MOVES}",
+          f"NEXT_ITERATION   = {scfg.pruning.next_iteration}   ; config/search.yaml pruning: an iteration starts "
+          "only while s_nodes * this < the cap (0: always)",
           f"MATE_BOUND       = {S.MATE_BOUND}",
           f"FUT_MARGIN1      = {scfg.pruning.futility_margin1}   ; config/search.yaml pruning",
           f"FUT_MARGIN2      = {scfg.pruning.futility_margin2}",
