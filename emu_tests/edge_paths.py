@@ -183,6 +183,19 @@ def _limit_candidates() -> list[tuple[str, list[str]]]:
     return out
 
 
+# A hand-made position in which each side has at least 86 pseudo-legal moves
+# (open rooks and cannons, central horses, crossed pawns; found by moving
+# pieces at random and keeping what raised the smaller side's count): at
+# clock 117 the move limit falls at ply 3, under the lists of plies 0-2, and
+# the four lists pass the 255 entries of the move stack.
+CROWDED = "1PbakabP1/R5P1P/3r5/1P2N1N2/7C1/2c1n1p2/1c3R1n1/r7C/2p2p1p1/2BAKABp1 w - - 117 60"
+
+
+def _overflow_candidates() -> list[tuple[str, list[str]]]:
+    """The crowded position at the clocks that put the move limit at plies 1-3."""
+    return [(_with_clock(CROWDED, clock), []) for clock in (117, 118, 119)]
+
+
 def _cycling_games(count: int, seed: int, plies: tuple[int, int]) -> list[tuple[str, list[str]]]:
     """Random games from the suite's endgames that often undo the move two
     plies back and prefer checks: histories with repetitions and perpetual
@@ -267,7 +280,7 @@ def build(per_path: int = 2) -> list[str]:
     nodes) of the candidates that reach the path; for the history's aging
     also the `per_path` that age it most often (early aging changes the
     move order of the rest of the search, where a mistake in it shows)."""
-    cands = (_limit_candidates() + _window_cycle() + _window_twice() + _check_cycles() + _cycling_games(40, 7, (6, 30))
+    cands = (_limit_candidates() + _overflow_candidates() + _window_cycle() + _window_twice() + _check_cycles() + _cycling_games(40, 7, (6, 30))
              + _cycling_games(12, 8, (60, 90))
              + [(f, m) for f, m, _ in _suite_lines()])
     lines = ["# Edge-path suite (emu_tests/edge_paths.py): FEN [; moves ...] # path level"]

@@ -47,8 +47,6 @@ UNREACHABLE.update({(p, lv.name): "the level has no check extension (check_ext)"
 NOT_FOUND = {
     ("limit-overflow", "Novice"): "needs the root's list and a ply-1 list above 255 entries together",
     ("limit-overflow", "Easy"): "needs three lists above 255 entries together (middlegame lists hold about 45)",
-    ("limit-overflow", "Medium"): "the candidates' lists at a node at the move limit stayed within 255 entries",
-    ("limit-overflow", "Hard"): "as at Medium",
     ("rep-past-clock", "Novice"): "a key repeats past the clock bound only across a null move (depth >= 4) "
                                   "or by a 16-bit key collision",
     ("rep-past-clock", "Easy"): "as at Novice",
