@@ -271,7 +271,7 @@ done:
 ; goes on (the bare side's deeper search).
 ; Input: s_level, s_nodes.  Output: C = 1: start it; C = 0: stop.
 ; Uses local+0..2.  Clobbers A, X, Y.
-; Cycles: about 25 * NEXT_ITERATION + 40, once per completed iteration.
+; Cycles: about 30 * NEXT_ITERATION + 40, once per completed iteration.
 .proc next_fits
   ldx s_level
   cpx #LEVEL_COUNT
