@@ -264,12 +264,20 @@ def test_tiny_node_cap_still_gives_a_legal_move(level, cap, middlegames):
 
 
 def test_node_cap_cuts_the_depth():
+    """Half the nodes of a full search cut its depth: the cap stops the last
+    iteration (every iteration started: next_iteration 0), or, with the
+    shipped iteration rule, the last iteration is not started at all."""
+    from reference_py.search import search_config
     master = dataclasses.replace(level_by_name("Master"), nodes=65535)
     full = run(Game(START_FEN), master)
     assert full["depth"] == master.depth
-    capped = run(Game(START_FEN), dataclasses.replace(master, nodes=full["nodes"] // 2))
-    assert capped["depth"] < master.depth
-    assert capped["nodes"] == full["nodes"] // 2
+    half = dataclasses.replace(master, nodes=full["nodes"] // 2)
+    every = dataclasses.replace(search_config().pruning, next_iteration=0)
+    stopped = search(Game(START_FEN).pos.copy(), half, book=None, pruning=every).as_json()
+    assert stopped["depth"] < master.depth and stopped["nodes"] == half.nodes
+    skipped = run(Game(START_FEN), half)
+    assert search_config().pruning.next_iteration * skipped["nodes"] >= half.nodes
+    assert skipped["depth"] == stopped["depth"] and skipped["nodes"] < half.nodes
 
 
 def test_a_stopped_iteration_answers_with_its_best_root_move_so_far(middlegames):
