@@ -66,17 +66,19 @@ def test_command_line_search_is_the_same_move(index):
         assert bestmove(e.until("bestmove", 300)) == cli
 
 
-@pytest.mark.parametrize("limit", [{"depth": 2}, {"nodes": 700}, {"depth": 2, "nodes": 150}])
+@pytest.mark.parametrize("limit", [{"depth": 2}, {"nodes": 2000}, {"depth": 2, "nodes": 300}])
 def test_go_depth_and_nodes_equal_the_reference_adapter(limit):
     """`go depth N` / `go nodes N` lower the level's limits exactly in both
     adapters: the same move, score, depth, node count and PV (a stop at the
-    node limit answers as the cap does, docs/ENGINE.md "Nodes")."""
+    node limit answers as the cap does, docs/ENGINE.md "Nodes"; the limits
+    here let the iteration they stop start: iterations 1 and 2 end at 39
+    and 394 nodes, and next_iteration is 4)."""
     from reference_py.protocol.backend import Request
     from reference_py.protocol.reference import ReferenceBackend
     from reference_py.search import level_by_name
     from tools.nes.protocol import RomBackend
     from emu_tests.test_romsearch_search import STOPPED_INDEX   # a middlegame: Medium's iteration 3
-    fen, moves, _ = SUITE[STOPPED_INDEX]                            # takes about 2,000 nodes
+    fen, moves, _ = SUITE[STOPPED_INDEX]                            # takes 2,471 nodes
     request = Request(game_position(fen, moves), level_by_name("Medium"), 0, **limit)
     never = lambda: False                                        # noqa: E731
     ref = ReferenceBackend().search(request, never, lambda r: None)

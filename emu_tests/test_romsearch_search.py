@@ -107,16 +107,20 @@ def _iterations(index: int, level: str) -> tuple:
 
 @pytest.mark.parametrize("part", [1, 4, 7, 10])
 def test_stopped_iteration_equals_reference(rs, part):
-    """Node caps that stop Medium's iteration 3 across its tree (tenths of it,
-    the last its final node): the ROM answers as the reference does, with the
-    best root move searched in full so far (docs/ENGINE.md "Nodes")."""
+    """Node caps that stop Medium's iteration 3 across its tree (tenths of the
+    nodes between the first cap that lets it start, next_iteration times
+    iteration 2's nodes, and its final node): the ROM answers as the
+    reference does, with the best root move searched in full so far
+    (docs/ENGINE.md "Nodes")."""
     import dataclasses
 
     from reference_py.board import move_iccs
-    from reference_py.search import Searcher, level_by_name
+    from reference_py.search import Searcher, level_by_name, search_config
     its = _iterations(STOPPED_INDEX, "Medium")
     n2, n3 = its[1].nodes, its[2].nodes
-    cap = n2 + (n3 - n2) * part // 10
+    start = max(n2, search_config().pruning.next_iteration * n2) + 1    # the least cap that starts it
+    assert start < n3
+    cap = start + (n3 - start) * part // 10
     fen, moves, cat = SUITE[STOPPED_INDEX]
     pos = game_position(fen, moves, past_the_end=True)
     level = dataclasses.replace(level_by_name("Medium"), nodes=cap)
@@ -126,6 +130,26 @@ def test_stopped_iteration_equals_reference(rs, part):
     assert got["nodes"] == cap and got["depth"] == 2
     if part >= 4:                   # the case this test is for: iteration 3's move answers
         assert got["move"] != move_iccs(its[1].move)
+
+
+def test_an_iteration_the_cap_would_stop_is_not_started(rs):
+    """A cap at most next_iteration times iteration 2's nodes: neither engine
+    starts Medium's iteration 3, and both answer with iteration 2's result
+    and its nodes (docs/ENGINE.md "Outline")."""
+    import dataclasses
+
+    from reference_py.board import move_iccs
+    from reference_py.search import Searcher, level_by_name, search_config
+    its = _iterations(STOPPED_INDEX, "Medium")
+    n2 = its[1].nodes
+    cap = search_config().pruning.next_iteration * n2
+    assert cap > n2
+    fen, moves, cat = SUITE[STOPPED_INDEX]
+    pos = game_position(fen, moves, past_the_end=True)
+    want = Searcher(pos.copy(), dataclasses.replace(level_by_name("Medium"), nodes=cap)).run().as_json()
+    got = rs.search(pos, "Medium", nodes=cap)
+    assert {k: got[k] for k in want} == want, f"{cat}: {fen} moves {moves}, cap {cap}"
+    assert (got["nodes"], got["depth"], got["move"]) == (n2, 2, move_iccs(its[1].move))
 
 
 @pytest.mark.parametrize("seed", [1, 12345])

@@ -286,17 +286,19 @@ def test_a_stopped_iteration_answers_with_its_best_root_move_so_far(middlegames)
     best such move with its depth-3 score, which only rises as the cap grows,
     and at the iteration's last node agrees with the completed iteration
     (unless the best move was the last one searched, whose search the cap cut)."""
+    from reference_py.search import search_config
+    every = dataclasses.replace(search_config().pruning, next_iteration=0)   # each cap stops iteration 3
     hard = dataclasses.replace(level_by_name("Hard"), depth=3, nodes=65535)
     scores_moved = 0
     for g in middlegames:
         its: list = []
-        Searcher(g.pos.copy(), hard, book=None, on_iteration=its.append).run()
+        Searcher(g.pos.copy(), hard, book=None, pruning=every, on_iteration=its.append).run()
         assert [r.depth for r in its] == [1, 2, 3]
         prev, full = its[1], its[2]
         step = max(1, (full.nodes - prev.nodes) // 10)
         last = None
         for cap in [*range(prev.nodes + 1, full.nodes, step), full.nodes]:
-            s = Searcher(g.pos.copy(), dataclasses.replace(hard, nodes=cap), book=None)
+            s = Searcher(g.pos.copy(), dataclasses.replace(hard, nodes=cap), book=None, pruning=every)
             r = s.run()
             assert r.nodes == cap and r.depth == 2
             assert r.pv and r.pv[0] == r.move
