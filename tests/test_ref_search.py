@@ -19,12 +19,15 @@ import pytest
 from reference_py.board import move_iccs
 from reference_py.fen import START_FEN, format_fen, parse_fen
 from reference_py.rules import Game
-from reference_py.search import MATE, MATE_BOUND, Searcher, level_by_name, levels, search
+from reference_py.search import MATE, MATE_BOUND, Searcher, level_by_name, levels, search, search_config
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 LEVELS = levels()
+# The shipped pruning with every iteration started (next_iteration 0): the
+# tests of a node cap that stops an iteration need it to start.
+EVERY_ITERATION = dataclasses.replace(search_config().pruning, next_iteration=0)
 LEVEL_IDS = [lv.name for lv in LEVELS]
 
 
@@ -267,13 +270,11 @@ def test_node_cap_cuts_the_depth():
     """Half the nodes of a full search cut its depth: the cap stops the last
     iteration (every iteration started: next_iteration 0), or, with the
     shipped iteration rule, the last iteration is not started at all."""
-    from reference_py.search import search_config
     master = dataclasses.replace(level_by_name("Master"), nodes=65535)
     full = run(Game(START_FEN), master)
     assert full["depth"] == master.depth
     half = dataclasses.replace(master, nodes=full["nodes"] // 2)
-    every = dataclasses.replace(search_config().pruning, next_iteration=0)
-    stopped = search(Game(START_FEN).pos.copy(), half, book=None, pruning=every).as_json()
+    stopped = search(Game(START_FEN).pos.copy(), half, book=None, pruning=EVERY_ITERATION).as_json()
     assert stopped["depth"] < master.depth and stopped["nodes"] == half.nodes
     skipped = run(Game(START_FEN), half)
     assert search_config().pruning.next_iteration * skipped["nodes"] >= half.nodes
@@ -286,19 +287,18 @@ def test_a_stopped_iteration_answers_with_its_best_root_move_so_far(middlegames)
     best such move with its depth-3 score, which only rises as the cap grows,
     and at the iteration's last node agrees with the completed iteration
     (unless the best move was the last one searched, whose search the cap cut)."""
-    from reference_py.search import search_config
-    every = dataclasses.replace(search_config().pruning, next_iteration=0)   # each cap stops iteration 3
     hard = dataclasses.replace(level_by_name("Hard"), depth=3, nodes=65535)
     scores_moved = 0
     for g in middlegames:
         its: list = []
-        Searcher(g.pos.copy(), hard, book=None, pruning=every, on_iteration=its.append).run()
+        Searcher(g.pos.copy(), hard, book=None, pruning=EVERY_ITERATION, on_iteration=its.append).run()
         assert [r.depth for r in its] == [1, 2, 3]
         prev, full = its[1], its[2]
         step = max(1, (full.nodes - prev.nodes) // 10)
         last = None
         for cap in [*range(prev.nodes + 1, full.nodes, step), full.nodes]:
-            s = Searcher(g.pos.copy(), dataclasses.replace(hard, nodes=cap), book=None, pruning=every)
+            s = Searcher(g.pos.copy(), dataclasses.replace(hard, nodes=cap), book=None,
+                         pruning=EVERY_ITERATION)         # each cap stops iteration 3
             r = s.run()
             assert r.nodes == cap and r.depth == 2
             assert r.pv and r.pv[0] == r.move
