@@ -1,6 +1,6 @@
 """What a stopped iteration's answer is worth, judged by Fairy-Stockfish.
 
-    python -m bench.stopped_iteration [--level Master] [--every 12] [--depth 14]
+    python -m bench.stopped_iteration [--level Master] [--config SPEC] [--every 12] [--depth 14]
                                       [--jobs 2] [--out bench/results/stopped_iteration]
 
 When the node cap stops an iteration after a root move has been searched in
@@ -15,6 +15,12 @@ what the search answered without the rule, A).  Where they differ,
 Fairy-Stockfish scores both (bench/move_judge.py's judge: its depth, the
 score cap, the sign test and the interval).  A position met in several
 games is searched once.
+
+--config changes the level and pruning knobs as bench/move_judge.py's
+configurations do.  Its default, `next_iteration=0`, starts every iteration
+up to the depth: the shipped iteration rule (config/search.yaml) starts
+none that the cap would mostly stop, so with it the cap stops few searches
+and this would measure almost nothing.
 """
 from __future__ import annotations
 
@@ -28,23 +34,26 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.move_judge import VERDICT_HEADER, judge, positions, verdict_row  # noqa: E402
+from bench.move_judge import VERDICT_HEADER, SpecError, judge, parse_spec, positions, verdict_row  # noqa: E402
 from reference_py.board import move_iccs  # noqa: E402
 from reference_py.cli import game_after  # noqa: E402
 from reference_py.fen import format_fen  # noqa: E402
-from reference_py.search import Searcher, level_by_name  # noqa: E402
+from reference_py.search import Searcher  # noqa: E402
 from tools.atomic import write_atomic  # noqa: E402
 
 
-def search_one(args: tuple[str, str, list[str]]) -> dict:
-    """The level's search of one position: whether the cap stopped it and,
-    when the two answers differ, both (a: the last completed iteration's,
-    b: the stopped iteration's)."""
-    level, fen, moves = args
+DEFAULT_CONFIG = "next_iteration=0"
+
+
+def search_one(args: tuple[str, str, str, list[str]]) -> dict:
+    """The level's search (as changed by the configuration `spec`) of one
+    position: whether the cap stopped it and, when the two answers differ,
+    both (a: the last completed iteration's, b: the stopped iteration's)."""
+    level, spec, fen, moves = args
     game = game_after(fen, moves, past_the_end=True)
-    lv = level_by_name(level)
+    lv, pr = parse_spec(spec, level)
     its: list = []
-    r = Searcher(game.pos.copy(), lv, book=None, on_iteration=its.append).run()
+    r = Searcher(game.pos.copy(), lv, book=None, pruning=pr, on_iteration=its.append).run()
     row = {"fen": format_fen(game.pos), "capped": r.nodes >= lv.nodes}
     if not row["capped"] or not its or r.move == its[-1].move:
         return row
@@ -54,22 +63,28 @@ def search_one(args: tuple[str, str, list[str]]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--level", default="Master")
+    ap.add_argument("--config", default=DEFAULT_CONFIG, help="knob=value,... (bench/move_judge.py)")
     ap.add_argument("--every", type=int, default=12)
     ap.add_argument("--depth", type=int, default=14)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "stopped_iteration")
     a = ap.parse_args(argv)
-    todo = [(a.level, fen, moves) for fen, moves in positions(a.level, a.every)]
+    try:
+        parse_spec(a.config, a.level)
+    except (SpecError, KeyError) as e:
+        ap.error(f"--config: {e}")
+    todo = [(a.level, a.config, fen, moves) for fen, moves in positions(a.level, a.every)]
     with ProcessPoolExecutor(a.jobs) as pool:
         rows = list(pool.map(search_one, todo, chunksize=4))
     changed = [r for r in rows if r.get("b")]
     summary = {"level": a.level, "positions": len(rows), "capped": sum(r["capped"] for r in rows),
                "every": a.every, **judge(changed, a.depth)}
-    cmd = f"python -m bench.stopped_iteration --level {a.level} --every {a.every} --depth {a.depth}"
+    cmd = (f"python -m bench.stopped_iteration --level {a.level} --config '{a.config}' --every {a.every} "
+           f"--depth {a.depth}")
     md = [f"# A stopped iteration's answer, judged by Fairy-Stockfish (bench/stopped_iteration.py)", "",
           f"`{cmd}`: every {a.every}th distinct position with {a.level} to move in the ladder's games "
           f"(bench/results/ladder/games.jsonl), {len(rows)} positions, searched by the reference without "
-          f"the book.  The node cap stopped {summary['capped']} of the searches; where the stopped "
+          f"the book, with `{a.config}`.  The node cap stopped {summary['capped']} of the searches; where the stopped "
           f"iteration's best root move (B, the rule) differs from the last completed iteration's (A, the "
           f"answer without the rule), {summary['engine']} at depth {a.depth} scores both (bench/move_judge.py: "
           f"centipawns for the side to move, each capped at +-500).", "",

@@ -38,7 +38,8 @@ def test_parse_spec_sets_level_and_pruning_knobs():
 def test_positions_are_distinct_and_searchable():
     picked = positions("Master", 40)
     assert picked and len(set((f, tuple(m)) for f, m in picked)) == len(picked)
-    row = search_one(("Novice", *picked[0]))       # a cheap level: a searched position's row
+    row = search_one(("Novice", "", *picked[0]))   # a cheap level: a searched position's row
     assert set(row) >= {"fen", "capped"}
+    assert search_one(("Novice", "nodes=5,next_iteration=0", *picked[0]))["capped"]   # the spec reaches the search
     pair = search_pair(("Novice", "", "nodes=5", *picked[0]))
     assert pair["nodes_b"] <= 5 and pair["a"] and pair["b"]
