@@ -235,7 +235,7 @@ def levels_section() -> list[str]:
 TARGET_STRONGEST_MEDIAN_S = 10.0
 TARGET_STRONGEST_MAX_S = 30.0
 TARGET_WEAKEST_MAX_S = 1.0
-TARGET_CYCLES_PER_NODE = 2500
+TARGET_CYCLES_PER_NODE = 2200
 
 
 def _met(ok: bool) -> str:
