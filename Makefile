@@ -105,7 +105,7 @@ match: $(STAMP)
 # (resumable: run it again after a stop).  Long: run it niced in the background.
 LADDER_OUT     ?= bench/results/ladder
 LADDER_ANCHORS ?= fs:depth=1,fs:nodes=2000
-LADDER_GAMES   ?= 50
+LADDER_GAMES   ?= 100
 JOBS           ?= 0
 ladder: $(STAMP) $(ROM)
 	$(PY) -m tools.tune ladder --anchors $(LADDER_ANCHORS) --games $(LADDER_GAMES) --jobs $(JOBS) --out $(LADDER_OUT)

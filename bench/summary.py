@@ -18,13 +18,13 @@ each with the command that produces it:
 * bench/results/cynes_think.md: the whole cartridge in cynes (real frames);
 * bench/results/engine_bench.md: the reference's node counts per level and
   the history heuristic's effect;
-* bench/results/strength.md: self-play between adjacent levels;
 * bench/results/ladder/ladder.json: the ladder (`make ladder`): each level's
-  Elo against Fairy-Stockfish anchors on one scale, beside its NES think time.
+  Elo against Fairy-Stockfish anchors on one scale, beside its NES think time,
+  and its games against the adjacent levels.
 
-The results files are markdown: the benchmarks write two of them whole, and
-two are curated records that quote runs with their context, the current
-configuration first.  A table is found by its column names (extra columns
+The results files are markdown or JSON: the benchmarks write most of them
+whole, and rom_search_bench.md is a curated record that quotes runs with
+their context, the newest first.  A table is found by its column names (extra columns
 and columns in another order are fine), the first such table in the file
 being the current one; a missing table, column or number stops the run with
 `file:line: what is wrong` and writes nothing.  No benchmark runs here:
@@ -53,7 +53,6 @@ ROM_SEARCH = RESULTS / "rom_search_bench.md"
 ROM_OPENING = RESULTS / "rom_opening_bench.md"
 CYNES = RESULTS / "cynes_think.md"
 ENGINE = RESULTS / "engine_bench.md"
-STRENGTH = RESULTS / "strength.md"
 LADDER = RESULTS / "ladder" / "ladder.json"
 BOOK = RESULTS / "book.md"
 ENDGAMES = RESULTS / "endgames.json"
@@ -479,30 +478,46 @@ def engine_section(path: Path = ENGINE) -> list[str]:
     return lines
 
 
-def strength_section(path: Path = STRENGTH) -> list[str]:
-    t = find_table(path, ["stronger vs weaker", "games", "wins", "draws", "losses", "score"],
-                   heading="current config")
+PAIR_KEYS = ("a", "b", "games", "wins", "draws", "losses", "score", "elo", "elo_ci95", "los")
+
+
+def strength_section(path: Path = LADDER) -> list[str]:
+    """Adjacent levels against each other: the ladder's games between
+    neighbours (ladder.json), each pair from the stronger level's side."""
+    data = _json(path, ("levels", "command"), "run make ladder")
+    names = [lv.get("level") for lv in data["levels"]]
     lines = [
-        "## Strength: adjacent levels in self-play",
+        "## Strength: adjacent levels against each other",
         "",
-        "Command: `python -m bench.match STRONGER WEAKER --games 40 --seed S` (`make match`",
-        "plays every adjacent pair): the reference engine, each seeded opening played with both",
-        "colours; score = (wins + draws / 2) / games, for the stronger level.  Source: the",
-        f"table of the current configuration in `{_rel(path)}`.",
+        f"Command: `{data['command']}` (`make ladder`, as below): each level against the next",
+        "weaker one, game pairs on bench/openings.txt with the colours swapped; the reference",
+        "engine, which plays as the ROM does.  Elo difference for the stronger level with its",
+        "95% interval (normal, from the variance of the game pairs' scores: tools/tune/stats.py;",
+        "unbounded near a clean sweep) and the likelihood of superiority.  Source:",
+        f"`{_rel(path)}`.",
         "",
-        "| stronger vs weaker | games | wins | draws | losses | score |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| stronger vs weaker | games | wins | draws | losses | score | Elo diff | LOS |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for line, r in t.rows:
-        games, wins, draws = (number(t, line, r[c]) for c in ("games", "wins", "draws"))
-        if wins + draws + number(t, line, r["losses"]) != games:
-            raise SummaryError(f"{t.where(line)}: wins, draws and losses do not add up to the games")
-        score = number(t, line, r["score"])
-        if abs(score - 100 * (wins + draws / 2) / games) > 0.06:
-            raise SummaryError(f"{t.where(line)}: the score {r['score']} is not (wins + draws / 2) / games")
-        lines.append(f"| {r['stronger vs weaker']} | {column(t, line, r, 'games')} | {column(t, line, r, 'wins')} | "
-                     f"{column(t, line, r, 'draws')} | {column(t, line, r, 'losses')} | "
-                     f"{column(t, line, r, 'score')} |")
+    for weaker, stronger in zip(names, names[1:]):
+        level = data["levels"][names.index(stronger)]
+        pair = next((o for o in level.get("opponents", []) if o.get("b") == weaker), None)
+        if pair is None:
+            raise SummaryError(f"{_rel(path)}: no games of {stronger} against {weaker}")
+        missing = [k for k in PAIR_KEYS if k not in pair]
+        if missing:
+            raise SummaryError(f"{_rel(path)}: {stronger} against {weaker} has no {', '.join(missing)}")
+        if pair["wins"] + pair["draws"] + pair["losses"] != pair["games"]:
+            raise SummaryError(f"{_rel(path)}: {stronger} against {weaker}: wins, draws and losses "
+                               "do not add up to the games")
+        if pair["elo"] is None:
+            elo = "n/a"
+        elif pair["elo_ci95"] is None:
+            elo = f"{pair['elo']:+.0f} (interval unbounded)"
+        else:
+            elo = f"{pair['elo']:+.0f} ± {pair['elo_ci95']:.0f}"
+        lines.append(f"| {stronger} vs {weaker} | {pair['games']:,} | {pair['wins']} | {pair['draws']} | "
+                     f"{pair['losses']} | {100 * pair['score']:.1f}% | {elo} | {100 * pair['los']:.1f}% |")
     return lines
 
 
@@ -563,7 +578,7 @@ def render(map_path: Path = MAP) -> str:
         first_mistake_section(FIRST_MISTAKE),
         endgame_section(ENDGAMES, ENDGAMES_BEFORE),
         engine_section(ENGINE),
-        strength_section(STRENGTH),
+        strength_section(LADDER),
         ladder_section(LADDER),
     ]
     return "\n\n".join("\n".join(p) for p in parts) + "\n"

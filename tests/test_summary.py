@@ -79,10 +79,39 @@ def test_a_cell_that_is_not_a_number_names_its_line(tmp_path):
         summary.cynes_section(p)
 
 
-def test_a_score_that_does_not_add_up_is_refused(tmp_path):
-    p = _write(tmp_path, "## Now (current config)\n\n| stronger vs weaker | games | wins | draws | losses | score |\n"
-                         "|---|---|---|---|---|---|\n| Easy vs Novice | 40 | 37 | 1 | 2 | 39.0% |\n")
-    with pytest.raises(SummaryError, match=r"x\.md:5: the score 39\.0% is not"):
+def _ladder(tmp_path, pair: dict) -> Path:
+    """A ladder.json with two levels, Hard's games against Medium being `pair`."""
+    import json
+    p = tmp_path / "ladder.json"
+    p.write_text(json.dumps({"command": "ladder", "levels": [
+        {"level": "Medium", "opponents": []},
+        {"level": "Hard", "opponents": [{"a": "Hard", "b": "Medium", **pair}]}]}))
+    return p
+
+
+PAIR = {"games": 100, "wins": 40, "draws": 20, "losses": 40, "score": 0.5, "elo": 0.0, "elo_ci95": 60.0, "los": 0.5}
+
+
+def test_adjacent_levels_come_from_the_ladder(tmp_path):
+    lines = summary.strength_section(_ladder(tmp_path, PAIR))
+    assert "| Hard vs Medium | 100 | 40 | 20 | 40 | 50.0% | +0 ± 60 | 50.0% |" in lines
+    unbounded = summary.strength_section(_ladder(tmp_path, {**PAIR, "elo": 800.0, "elo_ci95": None}))
+    assert any("+800 (interval unbounded)" in line for line in unbounded)
+
+
+@pytest.mark.parametrize("pair, what", [
+    ({**PAIR, "wins": 41}, "do not add up to the games"),
+    ({k: v for k, v in PAIR.items() if k != "los"}, "has no los"),
+])
+def test_a_ladder_pair_that_does_not_add_up_is_refused(tmp_path, pair, what):
+    with pytest.raises(SummaryError, match=what):
+        summary.strength_section(_ladder(tmp_path, pair))
+
+
+def test_a_ladder_without_the_pair_is_refused(tmp_path):
+    p = _ladder(tmp_path, PAIR)
+    p.write_text(p.read_text().replace('"b": "Medium"', '"b": "Easy"'))
+    with pytest.raises(SummaryError, match="no games of Hard against Medium"):
         summary.strength_section(p)
 
 
