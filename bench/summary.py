@@ -481,7 +481,7 @@ def engine_section(path: Path = ENGINE) -> list[str]:
 PAIR_KEYS = ("a", "b", "games", "wins", "draws", "losses", "score", "elo", "elo_ci95", "los")
 
 
-def strength_section(path: Path = LADDER) -> list[str]:
+def adjacent_section(path: Path = LADDER) -> list[str]:
     """Adjacent levels against each other: the ladder's games between
     neighbours (ladder.json), each pair from the stronger level's side."""
     data = _json(path, ("levels", "command"), "run make ladder")
@@ -578,7 +578,7 @@ def render(map_path: Path = MAP) -> str:
         first_mistake_section(FIRST_MISTAKE),
         endgame_section(ENDGAMES, ENDGAMES_BEFORE),
         engine_section(ENGINE),
-        strength_section(LADDER),
+        adjacent_section(LADDER),
         ladder_section(LADDER),
     ]
     return "\n\n".join("\n".join(p) for p in parts) + "\n"

@@ -3,6 +3,7 @@ build and results files, and a results file it cannot read stops it with
 the file and line."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -81,7 +82,6 @@ def test_a_cell_that_is_not_a_number_names_its_line(tmp_path):
 
 def _ladder(tmp_path, pair: dict) -> Path:
     """A ladder.json with two levels, Hard's games against Medium being `pair`."""
-    import json
     p = tmp_path / "ladder.json"
     p.write_text(json.dumps({"command": "ladder", "levels": [
         {"level": "Medium", "opponents": []},
@@ -93,9 +93,9 @@ PAIR = {"games": 100, "wins": 40, "draws": 20, "losses": 40, "score": 0.5, "elo"
 
 
 def test_adjacent_levels_come_from_the_ladder(tmp_path):
-    lines = summary.strength_section(_ladder(tmp_path, PAIR))
+    lines = summary.adjacent_section(_ladder(tmp_path, PAIR))
     assert "| Hard vs Medium | 100 | 40 | 20 | 40 | 50.0% | +0 ± 60 | 50.0% |" in lines
-    unbounded = summary.strength_section(_ladder(tmp_path, {**PAIR, "elo": 800.0, "elo_ci95": None}))
+    unbounded = summary.adjacent_section(_ladder(tmp_path, {**PAIR, "elo": 800.0, "elo_ci95": None}))
     assert any("+800 (interval unbounded)" in line for line in unbounded)
 
 
@@ -105,14 +105,14 @@ def test_adjacent_levels_come_from_the_ladder(tmp_path):
 ])
 def test_a_ladder_pair_that_does_not_add_up_is_refused(tmp_path, pair, what):
     with pytest.raises(SummaryError, match=what):
-        summary.strength_section(_ladder(tmp_path, pair))
+        summary.adjacent_section(_ladder(tmp_path, pair))
 
 
 def test_a_ladder_without_the_pair_is_refused(tmp_path):
     p = _ladder(tmp_path, PAIR)
     p.write_text(p.read_text().replace('"b": "Medium"', '"b": "Easy"'))
     with pytest.raises(SummaryError, match="no games of Hard against Medium"):
-        summary.strength_section(p)
+        summary.adjacent_section(p)
 
 
 def test_a_bad_source_writes_nothing(tmp_path, monkeypatch, capsys):
