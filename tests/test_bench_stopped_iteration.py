@@ -7,7 +7,7 @@ import math
 import pytest
 
 from bench.move_judge import SpecError, clip, parse_spec, positions, search_pair, sign_test_p
-from bench.stopped_iteration import search_one
+from bench.stopped_iteration import main, search_one
 from reference_py.search import level_by_name, search_config
 
 
@@ -43,3 +43,9 @@ def test_positions_are_distinct_and_searchable():
     assert search_one(("Novice", "nodes=5,next_iteration=0", *picked[0]))["capped"]   # the spec reaches the search
     pair = search_pair(("Novice", "", "nodes=5", *picked[0]))
     assert pair["nodes_b"] <= 5 and pair["a"] and pair["b"]
+
+
+def test_an_unknown_config_knob_is_refused_by_name(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--config", "speed=3"])
+    assert e.value.code == 2 and "unknown key 'speed'" in capsys.readouterr().err
