@@ -46,6 +46,7 @@ from tools.atomic import write_atomic  # noqa: E402
 from tools.nes.timing import NES_HZ, NTSC_FPS  # noqa: E402
 from tools.rom import memory_map  # noqa: E402
 from tools.rom.files import MAP, ROM, ensure_rom  # noqa: E402
+from tools.tune.report import elo_cell, pct_cell  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
 SUMMARY = RESULTS / "SUMMARY.md"
@@ -499,8 +500,8 @@ def adjacent_section(path: Path = LADDER) -> list[str]:
         "| stronger vs weaker | games | wins | draws | losses | score | Elo diff | LOS |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for weaker, stronger in zip(names, names[1:]):
-        level = data["levels"][names.index(stronger)]
+    for weaker, level in zip(names, data["levels"][1:]):
+        stronger = level.get("level")
         pair = next((o for o in level.get("opponents", []) if o.get("b") == weaker), None)
         if pair is None:
             raise SummaryError(f"{_rel(path)}: no games of {stronger} against {weaker}")
@@ -510,14 +511,8 @@ def adjacent_section(path: Path = LADDER) -> list[str]:
         if pair["wins"] + pair["draws"] + pair["losses"] != pair["games"]:
             raise SummaryError(f"{_rel(path)}: {stronger} against {weaker}: wins, draws and losses "
                                "do not add up to the games")
-        if pair["elo"] is None:
-            elo = "n/a"
-        elif pair["elo_ci95"] is None:
-            elo = f"{pair['elo']:+.0f} (interval unbounded)"
-        else:
-            elo = f"{pair['elo']:+.0f} ± {pair['elo_ci95']:.0f}"
         lines.append(f"| {stronger} vs {weaker} | {pair['games']:,} | {pair['wins']} | {pair['draws']} | "
-                     f"{pair['losses']} | {100 * pair['score']:.1f}% | {elo} | {100 * pair['los']:.1f}% |")
+                     f"{pair['losses']} | {pct_cell(pair['score'])} | {elo_cell(pair)} | {pct_cell(pair['los'])} |")
     return lines
 
 
@@ -551,9 +546,8 @@ def ladder_section(path: Path = LADDER) -> list[str]:
         missing = [k for k in LADDER_LEVEL_KEYS if k not in lv]
         if missing:
             raise SummaryError(f"{_rel(path)}: level {i + 1} has no {', '.join(missing)}")
-        elo = "n/a" if lv["elo"] is None else f"{lv['elo']:+.0f} ± {lv['elo_ci95']:.0f}"
-        lines.append(f"| {lv['level']} | {elo} | {lv['games']:,} | {'n/a' if lv['score'] is None else format(100 * lv['score'], '.1f') + '%'} | "
-                     f"{'n/a' if lv['los'] is None else format(100 * lv['los'], '.1f') + '%'} | "
+        lines.append(f"| {lv['level']} | {elo_cell(lv)} | {lv['games']:,} | {pct_cell(lv['score'])} | "
+                     f"{pct_cell(lv['los'])} | "
                      f"{fmt(lv['think_median_s'], '.2f')} | {fmt(lv['think_max_s'], '.2f')} |")
     return lines
 

@@ -28,11 +28,13 @@ def _num(v, fmt: str = "+.0f", none: str = "n/a") -> str:
     return format(v, fmt)
 
 
-def _pct(v) -> str:
+def pct_cell(v) -> str:
+    """A 0..1 fraction as a percentage cell (n/a when unknown); bench/summary.py uses it too."""
     return "n/a" if v is None else f"{100 * v:.1f}%"
 
 
-def _elo_cell(d: dict) -> str:
+def elo_cell(d: dict) -> str:
+    """An Elo estimate with its 95% interval, or why it has none (bench/summary.py uses it too)."""
     if d.get("elo") is None:
         s = d.get("score")
         return "+inf (all won)" if s == 1 else "-inf (all lost)" if s == 0 else "n/a"
@@ -75,13 +77,13 @@ def render_markdown(data: dict) -> str:
     for lv in data["levels"]:
         t = lv.get("think_moves") or 0
         agree = f"{t - lv.get('rom_mismatches', 0)}/{t}" if t else "n/a"
-        lines.append(f"| {lv['level']} | {_elo_cell(lv)} | {lv['games']:,} | {_pct(lv['score'])} | "
-                     f"{_pct(lv.get('los'))} | {_think(lv.get('think_median_s'))} | "
+        lines.append(f"| {lv['level']} | {elo_cell(lv)} | {lv['games']:,} | {pct_cell(lv['score'])} | "
+                     f"{pct_cell(lv.get('los'))} | {_think(lv.get('think_median_s'))} | "
                      f"{_think(lv.get('think_max_s'))} | {t} | {agree} |")
     lines += ["", "Anchors on the same scale:", "", "| anchor | Elo |", "|---|---:|"]
     for a in anchors:
         r = data["ratings"].get(a)
-        lines.append(f"| `{a}` | {_elo_cell(r) if r else 'n/a'} |")
+        lines.append(f"| `{a}` | {elo_cell(r) if r else 'n/a'} |")
     for lv in data["levels"]:
         lines += ["", f"## {lv['level']}", "",
                   "| opponent | games | +/=/- | pentanomial LL,LD,WL+DD,WD,WW | score | Elo diff | LOS |",
@@ -89,8 +91,8 @@ def render_markdown(data: dict) -> str:
         for o in lv["opponents"]:
             name = f"`{o['b']}`" if is_anchor(o["b"]) else o["b"]
             lines.append(f"| {name} | {o['games']} | +{o['wins']} ={o['draws']} -{o['losses']} | "
-                         f"{','.join(map(str, o['pentanomial']))} | {_pct(o.get('score'))} | {_elo_cell(o)} | "
-                         f"{_pct(o.get('los'))} |")
+                         f"{','.join(map(str, o['pentanomial']))} | {pct_cell(o.get('score'))} | {elo_cell(o)} | "
+                         f"{pct_cell(o.get('los'))} |")
     tp = data.get("throughput")
     if tp:
         lines += ["", "## Throughput", "",
