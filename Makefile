@@ -70,13 +70,15 @@ bench: $(STAMP) $(ROM)
 # The ROM engine under py65: rules-core cycles, then search time per level
 # (its table goes to build/rom_search_bench.md; bench/results/rom_search_bench.md,
 # which SUMMARY.md reads, quotes a run with its context, newest first), and on the
-# opening positions each level searches (bench/results/rom_opening_bench.md); then the
-# whole cartridge in cynes: thinking time per level in real frames; and the
+# opening positions each level searches (bench/results/rom_opening_bench.md) and the
+# early ones where Master's larger cap for a thinner board starts
+# (bench/results/thin_board_bench.md); then the whole cartridge in cynes: thinking time per level in real frames; and the
 # opening book (bench/book_bench.py: its size, a book move's NES time, variety).
 rom-bench: $(STAMP) $(ROM)
 	$(PY) -m bench.rom_bench
 	$(PY) -m bench.rom_search_bench --check
 	$(PY) -m bench.rom_opening_bench --check
+	$(PY) -m bench.thin_board_bench --check
 	$(PY) -m bench.cynes_think_bench --out bench/results/cynes_think.md
 	$(PY) -m bench.book_bench
 	$(PY) -m bench.summary

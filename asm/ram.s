@@ -271,6 +271,7 @@ s_res_pvlen:     .res 1    ; search output: PV length (0 = no legal move)
 s_res_depth:     .res 1    ; search output: depth of the last completed iteration
 s_res_score:     .res 2    ; search output: score, signed 16-bit
 s_res_book:      .res 1    ; search output: the book's opening + 1 when the move came from the book, else 0
+s_cap:           .res 2    ; search: the node cap searched to (set_node_cap: the row's, or the level's sparse one)
 eng_wleg:        .res 1    ; eng_eval: the active set's weakness per blocked horse leg (ev_wk_leg[eng_vset]; eng_load sets it)
 eng_weye:        .res 1    ; eng_eval: the active set's weakness per blocked elephant eye (ev_wk_eye[eng_vset]; eng_load sets it)
 s_fut_hi:        .res SEARCH_MAX_DEPTH  ; search: per main-search ply, the futility threshold's high byte (FUT_OFF_HI: none, FUT_ON_HI: the quiet moves are futile; the low byte in s_fut_lo, by depth)

@@ -76,7 +76,7 @@ def level_table() -> list[str]:
 
 def history_table() -> list[str]:
     strongest = levels()[-1]
-    uncapped = dataclasses.replace(strongest, nodes=65535)
+    uncapped = dataclasses.replace(strongest, nodes=65535, sparse=None)
     rows = ["| configuration (strongest level, no node cap) | median nodes | mean nodes | max | vs. neither |",
             "|---|---|---|---|---|"]
     variants = [("history + killers (as shipped)", {}), ("killers only", {"history": False}),

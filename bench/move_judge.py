@@ -5,8 +5,10 @@
 
 A configuration is a comma-separated list of `key=value` (empty: the level
 as shipped): `depth`, `qdepth`, `nodes`, `noise`, `check_ext` and `eval` (a
-weight set's name) replace the level's own (config/difficulty.yaml), every
-other key one of the search's pruning knobs
+weight set's name) replace the level's own (config/difficulty.yaml),
+`sparse_pieces` and `sparse_nodes` its `sparse` block's (`sparse_pieces=0`:
+none; a level without the block takes both), every other key one of the
+search's pruning knobs
 (config/search.yaml `pruning:`, reference_py.config.Pruning), so an
 experiment the reference implements is measured before the ROM has it.
 `--base` defaults to the shipped level.
@@ -49,7 +51,7 @@ if str(ROOT) not in sys.path:
 
 from reference_py.board import move_iccs  # noqa: E402
 from reference_py.cli import game_after  # noqa: E402
-from reference_py.config import PRUNING_KEYS, Level, Pruning  # noqa: E402
+from reference_py.config import PRUNING_KEYS, Level, Pruning, SparseLimits  # noqa: E402
 from reference_py.fen import START_FEN, format_fen  # noqa: E402
 from reference_py.search import Searcher, level_by_name, search_config  # noqa: E402
 from tools.atomic import write_atomic  # noqa: E402
@@ -58,6 +60,7 @@ GAMES = ROOT / "bench" / "results" / "ladder" / "games.jsonl"
 CAP_CP = 500           # scores beyond this (a mate, a won game) count as this many centipawns
 LEVEL_KEYS = ("depth", "qdepth", "nodes", "noise", "check_ext")   # a level's integers
 NAME_KEYS = ("eval",)                                              # a level's names
+SPARSE_KEYS = ("sparse_pieces", "sparse_nodes")                    # its `sparse` block's
 
 
 class SpecError(ValueError):
@@ -68,6 +71,7 @@ def parse_spec(spec: str, level: str) -> tuple[Level, Pruning]:
     """The level and pruning knobs of `spec` (see the module's docstring);
     bench/pruning_experiments.py reads its NAME:SPEC configurations with it."""
     lv, pr = level_by_name(level), search_config().pruning
+    sparse: dict[str, int] = {}
     for item in filter(None, (s.strip() for s in spec.split(","))):
         key, eq, value = item.partition("=")
         if key in NAME_KEYS and eq and value:
@@ -77,11 +81,23 @@ def parse_spec(spec: str, level: str) -> tuple[Level, Pruning]:
             raise SpecError(f"configuration '{spec}': '{item}' is not key=integer")
         if key in LEVEL_KEYS:
             lv = dataclasses.replace(lv, **{key: int(value)})
+        elif key in SPARSE_KEYS:
+            sparse[key.removeprefix("sparse_")] = int(value)
         elif key in PRUNING_KEYS:
             pr = dataclasses.replace(pr, **{key: int(value)})
         else:
             raise SpecError(f"configuration '{spec}': unknown key '{key}' "
-                            f"(level: {', '.join(LEVEL_KEYS + NAME_KEYS)}; pruning: {', '.join(PRUNING_KEYS)})")
+                            f"(level: {', '.join(LEVEL_KEYS + NAME_KEYS + SPARSE_KEYS)}; "
+                            f"pruning: {', '.join(PRUNING_KEYS)})")
+    if sparse.get("pieces") == 0:
+        lv = dataclasses.replace(lv, sparse=None)
+    elif sparse:
+        old = lv.sparse
+        if old is None and len(sparse) < 2:
+            raise SpecError(f"configuration '{spec}': level {lv.name} has no sparse block: "
+                            f"give both {' and '.join(SPARSE_KEYS)}")
+        lv = dataclasses.replace(lv, sparse=SparseLimits(pieces=sparse.get("pieces", old and old.pieces),
+                                                         nodes=sparse.get("nodes", old and old.nodes)))
     return lv, pr
 
 

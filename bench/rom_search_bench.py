@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from reference_py.search import level_by_name, levels  # noqa: E402
+from reference_py.search import level_by_name, levels, root_limits  # noqa: E402
 from bench.engine_bench import suite_fens  # noqa: E402
 from bench.rom_profile import Profile  # noqa: E402
 from reference_py.cli import game_position  # noqa: E402
@@ -56,7 +56,7 @@ def level_row(rs: RomSearch, positions: list[Position], level: str, check: bool,
     the reference and counts the positions where any field differs.  Each
     search's result is appended to `results` if given."""
     nodes, cycles, depths, switches, bad = [], [], [], [], 0
-    cap = level_by_name(level).nodes
+    caps = [root_limits(level_by_name(level), pos)[0].nodes for pos in positions]
     for pos in positions:
         res = rs.search(pos.copy(), level)
         nodes.append(res["nodes"])
@@ -70,7 +70,8 @@ def level_row(rs: RomSearch, positions: list[Position], level: str, check: bool,
             bad += any(want[k] != res[k] for k in want)
     return (f"| {level} | " + "".join(f"{c} | " for c in first)
             + f"{statistics.median(nodes):,.0f} | {max(nodes):,} | "
-            f"{sum(n >= cap for n in nodes)}/{len(nodes)} | {min(depths)}/{statistics.median(depths):.0f} | "
+            f"{sum(n >= cap for n, cap in zip(nodes, caps))}/{len(nodes)} | "
+            f"{min(depths)}/{statistics.median(depths):.0f} | "
             f"{statistics.median(cycles):,.0f} | "
             f"{max(cycles):,} | {statistics.median(cycles) / NES_HZ:.2f} | {max(cycles) / NES_HZ:.2f} | "
             f"{sum(cycles) / max(1, sum(nodes)):,.0f} |"

@@ -52,6 +52,7 @@ RESULTS = ROOT / "bench" / "results"
 SUMMARY = RESULTS / "SUMMARY.md"
 ROM_SEARCH = RESULTS / "rom_search_bench.md"
 ROM_OPENING = RESULTS / "rom_opening_bench.md"
+THIN_BOARD = RESULTS / "thin_board_bench.md"
 CYNES = RESULTS / "cynes_think.md"
 ENGINE = RESULTS / "engine_bench.md"
 LADDER = RESULTS / "ladder" / "ladder.json"
@@ -218,13 +219,15 @@ def levels_section() -> list[str]:
         "",
         "Source: `config/difficulty.yaml` (`python -m reference_py levels`); both engines read it.",
         "",
-        "| level | depth | quiescence | eval | node cap | noise | check extension (reach) |",
-        "|---|---:|---:|---|---:|---:|---:|",
+        "| level | depth | quiescence | eval | node cap | thinner board (`sparse`) | noise | check extension (reach) |",
+        "|---|---:|---:|---|---:|---|---:|---:|",
     ]
     for lv in levels():
         noise = f"±{(lv.noise + 1) // 2}" if lv.noise else "0"
         ext = str(lv.check_ext) if lv.check_ext else "none"
-        lines.append(f"| {lv.name} | {lv.depth} | {lv.qdepth} | {lv.eval} | {lv.nodes:,} | {noise} | {ext} |")
+        sparse = f"{lv.sparse.nodes:,} at ≤ {lv.sparse.pieces} pieces" if lv.sparse else "-"
+        lines.append(f"| {lv.name} | {lv.depth} | {lv.qdepth} | {lv.eval} | {lv.nodes:,} | {sparse} | {noise} "
+                     f"| {ext} |")
     return lines
 
 
@@ -315,6 +318,30 @@ def rom_opening_section(path: Path = ROM_OPENING) -> list[str]:
         f"({column(t, line, strongest, 's median')} s); its longest at most {TARGET_STRONGEST_MAX_S:g} s: "
         f"{_met(number(t, line, strongest['s max']) <= TARGET_STRONGEST_MAX_S)} "
         f"({column(t, line, strongest, 's max')} s).",
+    ]
+    return lines
+
+
+def thin_board_section(path: Path = THIN_BOARD) -> list[str]:
+    t = find_table(path, ["level", "nodes median", "nodes max", "at cap", "depth min/median",
+                          "s median", "s max", "cycles/node"])
+    lines = [
+        "## The ROM's search where a thinner board raises the cap, under py65",
+        "",
+        "Command: `python -m bench.thin_board_bench --check` (`make rom-bench`): the same search",
+        "and measure on early positions (the first 40 plies of the ladder's games, out of the book)",
+        "with the level's `sparse` pieces on the board or one fewer, where its larger node cap",
+        f"starts.  Source: `{_rel(path)}`.",
+        "",
+    ] + _search_table(t)
+    line, row = t.rows[-1]
+    lines += [
+        "",
+        f"Targets on these positions: {row['level']}'s median move at most "
+        f"{TARGET_STRONGEST_MEDIAN_S:g} s: {_met(number(t, line, row['s median']) <= TARGET_STRONGEST_MEDIAN_S)} "
+        f"({column(t, line, row, 's median')} s); its longest at most {TARGET_STRONGEST_MAX_S:g} s: "
+        f"{_met(number(t, line, row['s max']) <= TARGET_STRONGEST_MAX_S)} "
+        f"({column(t, line, row, 's max')} s).",
     ]
     return lines
 
@@ -566,6 +593,7 @@ def render(map_path: Path = MAP) -> str:
         levels_section(),
         rom_search_section(ROM_SEARCH),
         rom_opening_section(ROM_OPENING),
+        thin_board_section(THIN_BOARD),
         cynes_section(CYNES),
         book_section(BOOK),
         book_strength_section(BOOK_STRENGTH),

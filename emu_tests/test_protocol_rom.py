@@ -86,3 +86,23 @@ def test_go_depth_and_nodes_equal_the_reference_adapter(limit):
     assert (got.move, got.score, got.depth, got.nodes, got.pv) == (ref.move, ref.score, ref.depth, ref.nodes, ref.pv)
     if "nodes" in limit:
         assert got.nodes == limit["nodes"]
+
+
+@pytest.mark.parametrize("nodes", [350, 10_000])
+def test_go_nodes_on_a_thin_board_equals_the_reference_adapter(nodes):
+    """Master on a board with at most its sparse block's pieces: `go nodes N`
+    lowers the cap the search uses there (the block's) in both adapters
+    (Level.limited), to N below it and not at all above the level's own."""
+    from emu_tests.test_romsearch_search import _with_pieces
+    from reference_py.protocol.backend import Request
+    from reference_py.protocol.reference import ReferenceBackend
+    from reference_py.search import level_by_name
+    from tools.nes.protocol import RomBackend
+    master = level_by_name("Master")
+    fen, moves, _ = _with_pieces(master.sparse.pieces - 4)
+    request = Request(game_position(fen, moves), master, 0, nodes=nodes, book=False)
+    never = lambda: False                                        # noqa: E731
+    ref = ReferenceBackend().search(request, never, lambda r: None)
+    got = RomBackend().search(request, never, lambda r: None)
+    assert (got.move, got.score, got.depth, got.nodes, got.pv) == (ref.move, ref.score, ref.depth, ref.nodes, ref.pv)
+    assert got.nodes <= min(nodes, master.sparse.nodes)

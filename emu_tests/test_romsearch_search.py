@@ -152,6 +152,39 @@ def test_an_iteration_the_cap_would_stop_is_not_started(rs):
     assert (got["nodes"], got["depth"], got["move"]) == (n2, 2, move_iccs(its[1].move))
 
 
+def _with_pieces(n: int) -> tuple[str, list[str], str]:
+    """The first position of the suite with exactly n pieces on the board
+    and no bare side."""
+    from reference_py.endgame import bare_side
+    for fen, moves, cat in SUITE:
+        pos = game_position(fen, moves, past_the_end=True)
+        if sum(pos.count) == n and bare_side(pos.count) is None:
+            return fen, moves, cat
+    raise AssertionError(f"no position of the suite has {n} pieces")
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_sparse_cap_at_its_piece_limit(rs, extra):
+    """Master with exactly its sparse block's pieces on the board searches to
+    the block's cap, with one piece more to the level's own (set_node_cap):
+    both caps lowered (lvl_nodes, lvl_sparse_lo/hi) so that they decide
+    the search, the ROM's move, score, nodes and PV are the reference's."""
+    import dataclasses
+
+    from reference_py.search import Searcher, level_by_name
+    master = level_by_name("Master")
+    sp = master.sparse
+    assert sp is not None
+    fen, moves, cat = _with_pieces(sp.pieces + extra)
+    pos = game_position(fen, moves, past_the_end=True)
+    own, sparse = 300, 400
+    level = dataclasses.replace(master, nodes=own, sparse=dataclasses.replace(sp, nodes=sparse))
+    want = Searcher(pos.copy(), level, book=None).run().as_json()
+    got = rs.search(pos, "Master", book=False, nodes=own, sparse_nodes=sparse)
+    assert {k: got[k] for k in want} == want, f"{cat}: {fen} moves {moves}"
+    assert (got["nodes"] > own) == (extra == 0)      # past the level's own cap: the block's
+
+
 @pytest.mark.parametrize("seed", [1, 12345])
 def test_seeds_change_noise_identically(rs, seed):
     fen, moves, _ = SUITE[0]

@@ -10,7 +10,7 @@ are checked by the ROM build, tools/rom/gen_tables.py.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .board import ADVISOR, CANNON, ELEPHANT, HORSE, KING, PAWN, ROOK
@@ -24,8 +24,10 @@ SET_INT_KEYS = ("tempo", "horse_per_capture4", "cannon_per_capture4", "pawn_per_
                 "horse_leg_blocked", "elephant_eye_blocked", "rook_on_king_file",
                 "missing_elephant_per_cannon", "missing_advisor_per_rook")
 LEVEL_KEYS = ("name", "depth", "qdepth", "eval", "nodes", "noise", "killers", "history", "book", "check_ext",
-              "bare")
+              "bare", "sparse")
 BARE_KEYS = ("depth", "qdepth", "nodes")
+SPARSE_KEYS = ("pieces", "nodes")
+SPARSE_PIECES = (2, 31)    # a `sparse` block's piece limit: two kings at least, below a full board
 DEPTH_MAX = 6              # a level's depth
 BARE_DEPTH_MAX = 8         # a level's `bare` depth (history_bonus has 8 entries)
 BOOK_PLIES_MAX = 60        # a level follows the book at most this many plies from the start
@@ -117,6 +119,17 @@ class BareLimits:
 
 
 @dataclass(frozen=True)
+class SparseLimits:
+    """A level's `sparse:` block: the node cap its searches use instead of its
+    own when at most `pieces` pieces (both sides, kings included) are on the
+    board at the root.  The cap stands for NES time, and the full board of
+    the opening, with the widest tree, is where a larger cap costs the most
+    of it, so a thinner board can afford more nodes (docs/ENGINE.md)."""
+    pieces: int
+    nodes: int
+
+
+@dataclass(frozen=True)
 class Level:
     name: str
     depth: int
@@ -130,6 +143,14 @@ class Level:
     check_ext: int = 0   # the check extension's reach: a move that gives check is searched a ply
                          #   deeper while the node's ply + depth < this (0: none)
     bare: BareLimits | None = None   # its limits when the side to move is bare (None: the level's own)
+    sparse: SparseLimits | None = None   # its node cap on a thinner board (None: the level's own)
+
+    def limited(self, nodes: int) -> "Level":
+        """The level with every node cap it can search to (its own and its
+        `sparse` block's; a `bare` block keeps its own) at most `nodes`: what
+        a client's `go nodes N` asks of it."""
+        sparse = self.sparse and replace(self.sparse, nodes=max(1, min(self.sparse.nodes, nodes)))
+        return replace(self, nodes=max(1, min(self.nodes, nodes)), sparse=sparse)
 
 
 def load_eval(path: Path | None = None) -> EvalConfig:
@@ -267,6 +288,7 @@ def load_levels(path: Path | None = None, eval_config: EvalConfig | None = None)
             check_ext=(_int(path, node.value["check_ext"], "check_ext", 0, CHECK_EXT_MAX)
                        if "check_ext" in node.value else 0),
             bare=(_bare(path, node.value["bare"]) if "bare" in node.value else None),
+            sparse=(_sparse(path, node.value["sparse"]) if "sparse" in node.value else None),
         ))
         lv = levels[-1]
         # An extended line's quiescence ends at ply depth + qdepth (the ROM's per-ply
@@ -288,6 +310,13 @@ def _bare(path: Path, node: Node) -> BareLimits:
     return BareLimits(depth=_int(path, _get(path, node, "depth", "bare"), "bare.depth", 1, BARE_DEPTH_MAX),
                       qdepth=_int(path, _get(path, node, "qdepth", "bare"), "bare.qdepth", 0, 8),
                       nodes=_int(path, _get(path, node, "nodes", "bare"), "bare.nodes", 1, 65535))
+
+
+def _sparse(path: Path, node: Node) -> SparseLimits:
+    """A level's `sparse:` block (pieces, nodes, both required)."""
+    _unknown(path, node, SPARSE_KEYS, "sparse")
+    return SparseLimits(pieces=_int(path, _get(path, node, "pieces", "sparse"), "sparse.pieces", *SPARSE_PIECES),
+                        nodes=_int(path, _get(path, node, "nodes", "sparse"), "sparse.nodes", 1, 65535))
 
 
 @dataclass(frozen=True)

@@ -616,12 +616,7 @@ class Searcher:
             if hit is not None and hit[0] in root_moves:
                 move, entry = hit
                 return SearchResult(move, 0, 0, 0, [move], book=self.book.name(entry.opening).zh)
-        bare = self.level.bare
-        bare_row = bare is not None and bare_side(pos.count) in (pos.side, 2)
-        if bare_row:
-            # The side to move has no rook, horse, cannon or pawn (so also when both
-            # sides are bare): the level's `bare` depth, qdepth and node cap replace its own.
-            self.level = replace(self.level, depth=bare.depth, qdepth=bare.qdepth, nodes=bare.nodes)
+        self.level, bare_row = root_limits(self.level, pos)
         in_check = pos.checks[-1] if pos.checks else pos.in_check(pos.side)
         self.root_ahead = evaluate(pos, self.tables) > 0
         result = SearchResult(root_moves[0], 0, 0, 0, [root_moves[0]])
@@ -658,6 +653,21 @@ class Searcher:
         result.max_stack = self.max_stack
         result.overflows = self.overflows
         return result
+
+
+def root_limits(level: Level, pos: Position) -> tuple[Level, bool]:
+    """The level with the depth, qdepth and node cap its search of `pos` uses
+    (after the book), and whether they are its `bare` block's.  The side to
+    move has no rook, horse, cannon or pawn (so also when both sides are
+    bare): the `bare` block's three replace the level's own; otherwise, with
+    at most the `sparse` block's pieces on the board (kings included), its
+    node cap replaces the level's."""
+    bare, sparse = level.bare, level.sparse
+    if bare is not None and bare_side(pos.count) in (pos.side, 2):
+        return replace(level, depth=bare.depth, qdepth=bare.qdepth, nodes=bare.nodes), True
+    if sparse is not None and sum(pos.count) <= sparse.pieces:
+        return replace(level, nodes=sparse.nodes), False
+    return level, False
 
 
 def search(pos: Position, level: Level, seed: int = 0, **kw: bool) -> SearchResult:

@@ -149,6 +149,22 @@ def test_bare_rows(generated):
             assert t[name][row] == t[name][i], name
 
 
+def test_sparse_tables(generated):
+    """lvl_sparse[level] = its sparse block's pieces + 1 (0: none) and
+    lvl_sparse_lo/hi its cap, one entry per level (set_node_cap reads them
+    for a level's own row only)."""
+    _, t = generated
+    levels = load_levels()
+    assert any(lv.sparse for lv in levels)
+    assert len(t["lvl_sparse"]) == len(t["lvl_sparse_lo"]) == len(t["lvl_sparse_hi"]) == len(levels)
+    for i, lv in enumerate(levels):
+        cap = t["lvl_sparse_lo"][i] | t["lvl_sparse_hi"][i] << 8
+        if lv.sparse is None:
+            assert (t["lvl_sparse"][i], cap) == (0, 0)
+        else:
+            assert (t["lvl_sparse"][i], cap) == (lv.sparse.pieces + 1, lv.sparse.nodes)
+
+
 def test_mvv_lva(generated):
     from reference_py.config import load_search
     _, t = generated

@@ -249,6 +249,44 @@ def test_bad_bare_block(tmp_path, eval_config, old, new, words):
     assert text.splitlines()[line - 1].strip().startswith(("depth", "qdepth", "nodes", "speed", "bare")), msg
 
 
+def test_sparse_block():
+    """Master's `sparse:` block loads; a level without one has None."""
+    levels = load_levels()
+    assert levels[-1].sparse is not None and levels[-1].sparse.nodes > levels[-1].nodes
+    assert all(lv.sparse is None for lv in levels[:-1])
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("      pieces: 30\n", "      pieces: 32\n", "sparse.pieces = 32 is out of range 2..31"),
+    ("      pieces: 30\n", "      pieces: 1\n", "sparse.pieces = 1 is out of range 2..31"),
+    ("      nodes: 12000\n", "      nodes: 70000\n", "sparse.nodes = 70000 is out of range 1..65535"),
+    ("      nodes: 12000\n", "      nodes: 12000\n      depth: 5\n", "unknown key 'depth' in sparse"),
+    ("      pieces: 30\n", "", "missing key 'pieces'"),
+])
+def test_bad_sparse_block(tmp_path, eval_config, old, new, words):
+    """A bad `sparse:` block is refused at its line (the key, or the block
+    for a missing one)."""
+    text = sub_once(LEVELS, old, new)
+    p = write(tmp_path, "difficulty.yaml", text)
+    msg = config_error(load_levels, p, eval_config)
+    assert msg.startswith(f"{p}:") and words in msg, msg
+    line = int(msg[len(str(p)) + 1:].split(":")[0])
+    assert text.splitlines()[line - 1].strip().startswith(("pieces", "nodes", "depth", "sparse")), msg
+
+
+def test_limited_lowers_every_cap_a_search_can_use():
+    """Level.limited(n), a client's `go nodes n`: the level's cap and its
+    sparse block's at most n; the bare block keeps its own."""
+    master = load_levels()[-1]
+    low = master.limited(100)
+    assert (low.nodes, low.sparse.nodes, low.sparse.pieces) == (100, 100, master.sparse.pieces)
+    assert low.bare == master.bare
+    mid = master.limited(10_000)
+    assert (mid.nodes, mid.sparse.nodes) == (master.nodes, 10_000)
+    assert master.limited(65_535) == master
+    assert load_levels()[0].limited(10).sparse is None
+
+
 @pytest.mark.parametrize("old, new, words", [
     ("    check_ext: 6\n", "    check_ext: 9\n", "check_ext = 9 is out of range 0..8"),
     ("    check_ext: 6\n", "    check_ext: 8\n", "check_ext = 8 must be below 7, its bare depth + qdepth"),

@@ -158,6 +158,6 @@ def test_move_limit_test_counts_no_node_and_leaves_the_position():
 
 @pytest.mark.parametrize("level", LEVELS, ids=IDS)
 def test_node_cap_still_holds_at_the_limit(level):
-    small = dataclasses.replace(level, nodes=3)
+    small = level.limited(3)
     r = search(parse_fen(MATE_AT_LIMIT), small).as_json()
     assert r["nodes"] <= 3 and r["move"] is not None

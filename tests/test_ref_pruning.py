@@ -30,7 +30,7 @@ def test_shipped_config_uses_only_the_knobs_the_rom_implements():
 def test_shipped_pruning_is_the_default_and_prunes():
     """Searcher without a pruning argument uses the shipped knobs, and they
     cut nodes against the same search with every knob off."""
-    lv = dataclasses.replace(level_by_name("Master"), nodes=65535)
+    lv = dataclasses.replace(level_by_name("Master"), nodes=65535, sparse=None)
     shipped = Searcher(parse_fen(FEN), lv).run()
     assert Searcher(parse_fen(FEN), lv, pruning=load_search().pruning).run().as_json() == shipped.as_json()
     plain = Searcher(parse_fen(FEN), lv, pruning=Pruning()).run()
@@ -39,7 +39,7 @@ def test_shipped_pruning_is_the_default_and_prunes():
 
 
 def test_more_pruning_searches_fewer_nodes_and_returns_a_legal_move():
-    lv = dataclasses.replace(level_by_name("Master"), nodes=65535)
+    lv = dataclasses.replace(level_by_name("Master"), nodes=65535, sparse=None)
     pos = parse_fen(FEN)
     base = Searcher(parse_fen(FEN), lv).run()
     s = Searcher(parse_fen(FEN), lv, pruning=ON)
@@ -64,7 +64,7 @@ def test_lmr_root_reduces_late_quiet_root_moves_only():
     """`lmr_root` = n reduces the root's quiet moves after n legal moves (the
     rule below the root, applied at ply 0): fewer nodes for the same depth,
     a legal move; 0 leaves the search exactly as shipped."""
-    lv = dataclasses.replace(level_by_name("Master"), nodes=65535)
+    lv = dataclasses.replace(level_by_name("Master"), nodes=65535, sparse=None)
     shipped = load_search().pruning
     base = Searcher(parse_fen(FEN), lv).run()
     assert Searcher(parse_fen(FEN), lv, pruning=dataclasses.replace(shipped, lmr_root=0)).run().as_json() \

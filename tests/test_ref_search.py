@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -246,18 +247,25 @@ def middlegames():
     return random_positions(42, 4)
 
 
+def cap_for(level, pos) -> int:
+    """The node cap docs/ENGINE.md gives a search of pos (no bare side):
+    the level's, or its sparse block's with at most its pieces on the board."""
+    sp = level.sparse
+    return sp.nodes if sp is not None and sum(pos.count) <= sp.pieces else level.nodes
+
+
 @pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
 def test_node_count_within_cap(level, middlegames):
     for g in middlegames + [game("h2e2", "h9g7")]:
         r = run(g, level)
-        assert 0 < r["nodes"] <= level.nodes
+        assert 0 < r["nodes"] <= cap_for(level, g.pos)
         assert r["move"] in {move_iccs(m) for m in g.pos.legal_moves()}
 
 
 @pytest.mark.parametrize("cap", [1, 2, 50])
 @pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
 def test_tiny_node_cap_still_gives_a_legal_move(level, cap, middlegames):
-    small = dataclasses.replace(level, nodes=cap)
+    small = level.limited(cap)
     for g in middlegames + [Game(START_FEN)]:
         r = run(g, small)
         assert r["nodes"] <= cap
@@ -270,7 +278,7 @@ def test_node_cap_cuts_the_depth():
     """Half the nodes of a full search cut its depth: the cap stops the last
     iteration (every iteration started: next_iteration 0), or, with the
     shipped iteration rule, the last iteration is not started at all."""
-    master = dataclasses.replace(level_by_name("Master"), nodes=65535)
+    master = dataclasses.replace(level_by_name("Master"), nodes=65535, sparse=None)
     full = run(Game(START_FEN), master)
     assert full["depth"] == master.depth
     half = dataclasses.replace(master, nodes=full["nodes"] // 2)
@@ -462,7 +470,8 @@ def test_bare_block_deepens_the_search_of_a_bare_side():
     assert r.depth > master.depth
     s = Searcher(parse_fen(STRONG_TO_MOVE), master)
     r = s.run()
-    assert s.level == master and r.depth <= master.depth
+    assert (s.level.depth, s.level.qdepth) == (master.depth, master.qdepth) and r.depth <= master.depth
+    assert s.level.nodes == master.sparse.nodes      # (a thin board: the sparse block's cap)
     s = Searcher(parse_fen(BARE_TO_MOVE), level_by_name("Hard"))     # no bare block
     assert s.run().depth <= level_by_name("Hard").depth
 
@@ -473,6 +482,52 @@ def test_both_sides_bare_use_the_bare_block():
     s = Searcher(parse_fen("3k5/9/4b4/9/9/9/9/9/4A4/4K4 w - - 0 1"), master)
     s.run()
     assert s.level.depth == master.bare.depth
+
+
+# ---- a thinner board: the level's `sparse` block ------------------------------
+
+def _with_pieces(n: int) -> str:
+    """The start position less its pawns, advisors and elephants from the
+    outside in, until n pieces are left (n >= 14: both sides keep king,
+    rooks, horses and cannons)."""
+    rows = START_FEN.split()[0].split("/")
+    grid = [list("".join(c if c.isalpha() else "." * int(c) for c in row)) for row in rows]
+    order = ((3, 0), (6, 0), (3, 8), (6, 8), (3, 2), (6, 2), (3, 6), (6, 6), (3, 4), (6, 4),
+             (0, 3), (9, 3), (0, 5), (9, 5), (0, 2), (9, 2), (0, 6), (9, 6))
+    left = 32
+    for r, f in order:
+        if left == n:
+            break
+        grid[r][f] = "."
+        left -= 1
+    assert left == n
+
+    def row_text(cells: list[str]) -> str:
+        return re.sub(r"\.+", lambda m: str(len(m.group())), "".join(cells))
+    return "/".join(row_text(row) for row in grid) + " w - - 0 1"
+
+
+def test_sparse_block_sets_the_cap_on_a_thinner_board():
+    """Master's sparse cap applies with at most its `pieces` on the board
+    (kings included), and not with one more; a level without the block and
+    a bare side's search keep their own caps."""
+    from reference_py.search import Searcher
+    master = level_by_name("Master")
+    sp = master.sparse
+    assert sp is not None
+    tiny = dataclasses.replace(master, nodes=40, sparse=dataclasses.replace(sp, nodes=30))
+    for n, cap in ((sp.pieces, 30), (sp.pieces + 1, 40), (sp.pieces - 6, 30)):
+        pos = parse_fen(_with_pieces(n))
+        assert sum(pos.count) == n
+        s = Searcher(pos, tiny, book=None)
+        r = s.run()
+        assert (s.level.nodes, r.nodes) == (cap, cap), n
+    s = Searcher(parse_fen(_with_pieces(sp.pieces)), level_by_name("Hard"), book=None)
+    s.run()
+    assert s.level.nodes == level_by_name("Hard").nodes
+    s = Searcher(parse_fen(BARE_TO_MOVE), master)
+    s.run()
+    assert s.level.nodes == master.bare.nodes
 
 
 def test_pv_and_killers_are_kept_to_four_plies():

@@ -52,7 +52,7 @@ def _plain(level):
     take hours here."""
     off = dataclasses.replace(search_config().pruning, futility_margin1=0, futility_margin2=0,
                               rfp_depth=0, qs_exchange=0)
-    lv = dataclasses.replace(level, nodes=65535, noise=0, bare=None)
+    lv = dataclasses.replace(level, nodes=65535, noise=0, bare=None, sparse=None)
     return lv, off
 
 

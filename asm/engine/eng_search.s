@@ -88,6 +88,7 @@
 ;   s_level = the row searched: the level, or its bare row (lvl_bare) when
 ;   the level has one and the side to move has no rook, horse, cannon or
 ;   pawn (after the book: the book uses the level's own row).
+;   s_cap = the node cap searched to (set_node_cap).
 ; Progress: s_nodes counts up while it runs (read it from the NMI).
 ; Uses local+0..15 and the stack: 2 bytes per main-search ply (the JSR to
 ;   ab_node: the children's windows are inline) and 2 per quiescence ply,
@@ -187,7 +188,8 @@ no_book:
   jsr stm_bare
   bcc :+
   sty s_level          ; the search reads the row's limits from here on
-: jsr eng_eval         ; X:A = the root's static evaluation (local+0 = A)
+: jsr set_node_cap     ; s_cap: the row's cap, or the level's sparse one
+  jsr eng_eval         ; X:A = the root's static evaluation (local+0 = A)
   ldy #0               ; s_ahead = $80 when it is above 0 (reference root_ahead)
   txa
   bmi :+
@@ -266,10 +268,10 @@ done:
 .if ::NEXT_ITERATION
 ;;
 ; Whether eng_search starts its next iteration (reference: pruning
-; next_iteration): only while s_nodes * NEXT_ITERATION is below the cap of
-; the row searched; a bare row (lvl_bare's, after the levels' rows) always
+; next_iteration): only while s_nodes * NEXT_ITERATION is below the cap
+; (s_cap); a bare row (lvl_bare's, after the levels' rows) always
 ; goes on (the bare side's deeper search).
-; Input: s_level, s_nodes.  Output: C = 1: start it; C = 0: stop.
+; Input: s_level, s_nodes, s_cap.  Output: C = 1: start it; C = 0: stop.
 ; Uses local+0..2.  Clobbers A, X, Y.
 ; Cycles: about 30 * NEXT_ITERATION + 40, once per completed iteration.
 .proc next_fits
@@ -297,9 +299,9 @@ no_carry:
   lda local+2
   bne no               ; at least 65,536: past every cap
   lda local+0
-  cmp lvl_nodes_lo,x
+  cmp s_cap
   lda local+1
-  sbc lvl_nodes_hi,x
+  sbc s_cap+1
   bcc yes              ; below the cap (C = 0 here: make it 1)
 no:
   clc
@@ -334,6 +336,45 @@ yes:
   jmp :-
 : rts
 .endproc
+
+;;
+; The node cap of the search (reference Searcher.run(): the level's `nodes`,
+; its `bare` block's, or its `sparse` block's): the cap of the row searched
+; (lvl_nodes), but for a level's own row (not a bare row) with a sparse
+; block (lvl_sparse, in the fixed bank) and at most that many pieces on the
+; board, the block's cap (lvl_sparse_lo/hi).  COUNT_NODE, count_node and
+; next_fits compare with s_cap.
+; In the fixed bank (the engine's bank has no room left), beside its tables.
+; Input: s_level (the row searched), counts.  Output: s_cap.
+; Clobbers A, X, Y.
+; Cycles: about 200 with the block, once per search.
+.segment "CODE"
+.proc set_node_cap
+  ldx s_level
+  lda lvl_nodes_lo,x
+  sta s_cap
+  lda lvl_nodes_hi,x
+  sta s_cap+1
+  cpx #LEVEL_COUNT
+  bcs done             ; a bare row: its own cap
+  lda lvl_sparse,x     ; the block's pieces + 1, 0: none
+  beq done
+  ldy #15              ; A = the pieces on the board: counts[1..15]
+  lda #0               ; (counts[0] and counts[8], kind 0, are 0; at
+  clc                  ; most 32 pieces: no carry)
+: adc counts,y
+  dey
+  bne :-
+  cmp lvl_sparse,x
+  bcs done             ; more than the block's pieces
+  lda lvl_sparse_lo,x
+  sta s_cap
+  lda lvl_sparse_hi,x
+  sta s_cap+1
+done:
+  rts
+.endproc
+.segment "ENGINE_CODE"
 
 ;;
 ; Whether the side to move is bare: none of its rooks, horses, cannons or

@@ -609,16 +609,15 @@ some:
 ;;
 ; Counts a node (reference _count_node), for the null move (the move loops
 ; use COUNT_NODE inline).  Output: C = 1 when the node cap is reached
-; (s_abort set).  Clobbers A, X.
+; (s_abort set).  Clobbers A.
 .proc count_node
   inc s_nodes
   bne :+
   inc s_nodes+1
-: ldx s_level
-  lda s_nodes
-  cmp lvl_nodes_lo,x
+: lda s_nodes
+  cmp s_cap
   lda s_nodes+1
-  sbc lvl_nodes_hi,x
+  sbc s_cap+1
   bcc :+
   lda #1
   sta s_abort

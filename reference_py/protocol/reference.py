@@ -25,7 +25,7 @@ class ReferenceBackend:
         if request.depth is not None:
             level = dataclasses.replace(level, depth=max(1, min(level.depth, request.depth)))
         if request.nodes is not None:
-            level = dataclasses.replace(level, nodes=max(1, min(level.nodes, request.nodes)))
+            level = level.limited(request.nodes)
         pos = request.pos.copy()
         exclude = [m for m in pos.legal_moves() if move_iccs(m) in request.exclude]
 

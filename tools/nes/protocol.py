@@ -11,10 +11,10 @@ How `stop`, the clock and `go depth/nodes` reach the 6502 code: between two
 py65 instruction chunks the poll reads the search's progress and, to stop
 it, sets s_abort, the flag the level's node cap sets: the search unwinds
 and answers exactly as at the cap (docs/ENGINE.md "Nodes").  `go depth N`
-and `go nodes N` lower the level's depth and node cap exactly, as the
-reference's adapter does: the level's entries of the ROM's lvl_depth and
-lvl_nodes tables read as the lower values during that search (in py65's
-copy of the cartridge only; RomSearch.search).
+and `go nodes N` lower the level's depth and node caps exactly, as the
+reference's adapter does (Level.limited): the level's entries of the ROM's
+lvl_depth, lvl_nodes and lvl_sparse_lo/hi tables read as the lower values
+during that search (in py65's copy of the cartridge only; RomSearch.search).
 
 `banmoves` and `searchmoves`: the cartridge's search cannot leave out a
 root move.  When its move is one the client excluded, the answer is the
@@ -67,9 +67,13 @@ class RomBackend:
 
         level = request.level
         depth = None if request.depth is None else max(1, min(level.depth, request.depth))
-        nodes = None if request.nodes is None else max(1, min(level.nodes, request.nodes))
+        nodes = sparse_nodes = None
+        if request.nodes is not None:
+            limited = level.limited(request.nodes)
+            nodes = limited.nodes
+            sparse_nodes = limited.sparse.nodes if limited.sparse else None
         res = rom.search(request.pos, level.name, request.seed, poll=poll, book=request.book,
-                         depth=depth, nodes=nodes)
+                         depth=depth, nodes=nodes, sparse_nodes=sparse_nodes)
         answer = Answer(res["move"], res["score"], res["depth"], res["nodes"], res["pv"],
                         res["cycles"], res["seconds"])
         if res.get("book"):

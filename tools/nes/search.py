@@ -186,7 +186,7 @@ class RomSearch(RomEngine):
 
     def search(self, pos: Position, level: str, seed: int = 0, limit: int = SEARCH_LIMIT,
                poll: Callable[[int], None] | None = None, book: bool = True,
-               depth: int | None = None, nodes: int | None = None) -> dict:
+               depth: int | None = None, nodes: int | None = None, sparse_nodes: int | None = None) -> dict:
         """eng_search of pos (its keys/checks are the game history).  Returns
         the reference's JSON fields plus cycles, seconds (NES time), wall
         (host time) and bank_switches (the 6502's bank register writes).
@@ -197,10 +197,11 @@ class RomSearch(RomEngine):
         `depth`, `nodes`: the level's depth (1..DEPTH_MAX) and node
         cap (1..65535) read as these during this search, the same way: the
         reference's level with `depth` / `nodes` replaced (a bare side's row
-        keeps its own, as in the reference)."""
+        keeps its own, as in the reference; so does the level's `sparse`
+        block, whose cap `sparse_nodes` replaces: lvl_sparse_lo/hi)."""
         lv = level_by_name(level)
         index = [l.name for l in levels()].index(lv.name)
-        if depth is not None or nodes is not None:
+        if depth is not None or nodes is not None or sparse_nodes is not None:
             patch = []
             if depth is not None:
                 if not 1 <= depth <= DEPTH_MAX:
@@ -210,6 +211,11 @@ class RomSearch(RomEngine):
                 if not 1 <= nodes <= 0xFFFF:
                     raise ValueError(f"node cap {nodes}: not in 1..65535")
                 patch += [("lvl_nodes_lo", nodes & 0xFF), ("lvl_nodes_hi", nodes >> 8)]
+            if sparse_nodes is not None:
+                if not 1 <= sparse_nodes <= 0xFFFF or lv.sparse is None:
+                    raise ValueError(f"sparse node cap {sparse_nodes}: not in 1..65535, "
+                                     f"or {lv.name} has no sparse block")
+                patch += [("lvl_sparse_lo", sparse_nodes & 0xFF), ("lvl_sparse_hi", sparse_nodes >> 8)]
             with contextlib.ExitStack() as stack:
                 for table, value in patch:
                     stack.enter_context(self.cpu.rom_byte_as(self.addr(table) + index,
