@@ -72,8 +72,9 @@ bench: $(STAMP) $(ROM)
 # which SUMMARY.md reads, quotes a run with its context, newest first), and on the
 # opening positions each level searches (bench/results/rom_opening_bench.md) and the
 # early ones where Master's larger cap for a thinner board starts
-# (bench/results/thin_board_bench.md); then the whole cartridge in cynes: thinking time per level in real frames; and the
-# opening book (bench/book_bench.py: its size, a book move's NES time, variety).
+# (bench/results/thin_board_bench.md); then the whole cartridge in cynes: thinking
+# time per level in real frames; and the opening book (bench/book_bench.py: its
+# size, a book move's NES time, variety).
 rom-bench: $(STAMP) $(ROM)
 	$(PY) -m bench.rom_bench
 	$(PY) -m bench.rom_search_bench --check

@@ -298,6 +298,15 @@ def rom_search_section(path: Path = ROM_SEARCH) -> list[str]:
     return lines
 
 
+def _time_targets(t: Table, where: str) -> str:
+    """The strongest level's (the table's last row) NES-time targets on `where`."""
+    line, row = t.rows[-1]
+    return (f"Targets on {where}: {row['level']}'s median move at most "
+            f"{TARGET_STRONGEST_MEDIAN_S:g} s: {_met(number(t, line, row['s median']) <= TARGET_STRONGEST_MEDIAN_S)} "
+            f"({column(t, line, row, 's median')} s); its longest at most {TARGET_STRONGEST_MAX_S:g} s: "
+            f"{_met(number(t, line, row['s max']) <= TARGET_STRONGEST_MAX_S)} ({column(t, line, row, 's max')} s).")
+
+
 def rom_opening_section(path: Path = ROM_OPENING) -> list[str]:
     t = find_table(path, ["level", "positions", "in book (dropped)", "nodes median", "nodes max", "at cap",
                           "depth min/median", "s median", "s max", "cycles/node"])
@@ -310,16 +319,7 @@ def rom_opening_section(path: Path = ROM_OPENING) -> list[str]:
         f"no move; dropped = answered from the book.  Source: `{_rel(path)}`.",
         "",
     ] + _search_table(t, (("positions", "positions"), ("in book (dropped)", "dropped (in book)")))
-    line, strongest = t.rows[-1]
-    lines += [
-        "",
-        f"Targets on opening positions: {strongest['level']}'s median move at most "
-        f"{TARGET_STRONGEST_MEDIAN_S:g} s: {_met(number(t, line, strongest['s median']) <= TARGET_STRONGEST_MEDIAN_S)} "
-        f"({column(t, line, strongest, 's median')} s); its longest at most {TARGET_STRONGEST_MAX_S:g} s: "
-        f"{_met(number(t, line, strongest['s max']) <= TARGET_STRONGEST_MAX_S)} "
-        f"({column(t, line, strongest, 's max')} s).",
-    ]
-    return lines
+    return lines + ["", _time_targets(t, "opening positions")]
 
 
 def thin_board_section(path: Path = THIN_BOARD) -> list[str]:
@@ -334,16 +334,7 @@ def thin_board_section(path: Path = THIN_BOARD) -> list[str]:
         f"starts.  Source: `{_rel(path)}`.",
         "",
     ] + _search_table(t)
-    line, row = t.rows[-1]
-    lines += [
-        "",
-        f"Targets on these positions: {row['level']}'s median move at most "
-        f"{TARGET_STRONGEST_MEDIAN_S:g} s: {_met(number(t, line, row['s median']) <= TARGET_STRONGEST_MEDIAN_S)} "
-        f"({column(t, line, row, 's median')} s); its longest at most {TARGET_STRONGEST_MAX_S:g} s: "
-        f"{_met(number(t, line, row['s max']) <= TARGET_STRONGEST_MAX_S)} "
-        f"({column(t, line, row, 's max')} s).",
-    ]
-    return lines
+    return lines + ["", _time_targets(t, "these positions")]
 
 
 def cynes_section(path: Path = CYNES) -> list[str]:
