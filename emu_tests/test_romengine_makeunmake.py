@@ -41,7 +41,9 @@ def eng() -> RomEngine:
 
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**32 - 1), start=st.integers(0, len(FENS) - 1), vset=st.integers(0, len(SETS) - 1))
-def test_make_unmake_round_trips_over_random_games(eng, seed, start, vset):
+def _walk_games(eng, seed, start, vset):
+    """One random game (hypothesis's seed, start position and weight set),
+    checked make by make and unmake by unmake; counts into STATS."""
     rng = random.Random(seed)
     ref = parse_fen(FENS[start], tables_for(SETS[vset]).values)
     for _block in range(-(-48 // eng.plies)):    # up to about 48 plies per game
@@ -96,8 +98,12 @@ def test_make_unmake_round_trips_over_random_games(eng, seed, start, vset):
             ref.make(m)
 
 
-def test_games_were_long_enough():
-    """Runs after the property test (file order): it really walked games."""
+def test_make_unmake_round_trips_over_random_games(eng):
+    """The games of _walk_games, and they really were games: at least 100
+    plies played and 3,000 moves made and unmade in all (one test, so that
+    the count and its check run in the same test process)."""
+    STATS.update(plies=0, moves=0)
+    _walk_games(eng)
     assert STATS["plies"] >= 100, STATS
     assert STATS["moves"] >= 3000, STATS
 
@@ -136,11 +142,11 @@ def count_terms(pos, t) -> int:
 
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**32 - 1), start=st.integers(0, len(FENS) - 1), vset=st.integers(0, len(SETS) - 1))
-def test_mterm_follows_makes_and_unmakes(eng, seed, start, vset):
-    """Random walks of makes (mostly captures) and unmakes: after every step
+def _walk_captures(eng, seed, start, vset):
+    """A random walk of makes (mostly captures) and unmakes: after every step
     eng_mterm equals the count-based terms of the reference's position and
     what eng_mterm_calc (eng_load's computation) gives from scratch, and
-    eng_eval equals reference evaluate()."""
+    eng_eval equals reference evaluate(); counts into MTERM."""
     rng = random.Random(seed)
     t = tables_for(SETS[vset])
     ref = parse_fen(FENS[start], t.values)
@@ -186,8 +192,11 @@ def test_mterm_follows_makes_and_unmakes(eng, seed, start, vset):
     assert eng.byte("eng_ply") == ply
 
 
-def test_mterm_walks_made_captures():
-    """Runs after the property test (file order): it made and unmade captures."""
+def test_mterm_follows_makes_and_unmakes(eng):
+    """The walks of _walk_captures, which made and unmade at least 100
+    captures and 100 moves (one test, as above)."""
+    MTERM.update(captures=0, unmade=0, cycles=[])
+    _walk_captures(eng)
     assert MTERM["captures"] >= 100 and MTERM["unmade"] >= 100, MTERM
     c = MTERM["cycles"] or [0]
     print(f"\neng_mterm_calc cycles (sets with knowledge terms) over {len(c)} calls: min {min(c)}, "
