@@ -92,12 +92,10 @@ def parse_spec(spec: str, level: str) -> tuple[Level, Pruning]:
     if sparse.get("pieces") == 0:
         lv = dataclasses.replace(lv, sparse=None)
     elif sparse:
-        old = lv.sparse
-        if old is None and len(sparse) < 2:
+        if lv.sparse is None and len(sparse) < 2:
             raise SpecError(f"configuration '{spec}': level {lv.name} has no sparse block: "
                             f"give both {' and '.join(SPARSE_KEYS)}")
-        lv = dataclasses.replace(lv, sparse=SparseLimits(pieces=sparse.get("pieces", old and old.pieces),
-                                                         nodes=sparse.get("nodes", old and old.nodes)))
+        lv = dataclasses.replace(lv, sparse=dataclasses.replace(lv.sparse or SparseLimits(0, 0), **sparse))
     return lv, pr
 
 

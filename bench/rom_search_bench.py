@@ -56,7 +56,8 @@ def level_row(rs: RomSearch, positions: list[Position], level: str, check: bool,
     the reference and counts the positions where any field differs.  Each
     search's result is appended to `results` if given."""
     nodes, cycles, depths, switches, bad = [], [], [], [], 0
-    caps = [root_limits(level_by_name(level), pos)[0].nodes for pos in positions]
+    lv = level_by_name(level)
+    caps = [root_limits(lv, pos)[0].nodes for pos in positions]      # the cap each search has
     for pos in positions:
         res = rs.search(pos.copy(), level)
         nodes.append(res["nodes"])

@@ -241,12 +241,18 @@ def test_bare_block(tmp_path, eval_config):
     ("      qdepth: 2\n", "", "missing key 'qdepth'"),
 ])
 def test_bad_bare_block(tmp_path, eval_config, old, new, words):
+    refused_at_a_key(tmp_path, eval_config, old, new, words, ("depth", "qdepth", "nodes", "speed", "bare"))
+
+
+def refused_at_a_key(tmp_path: Path, eval_config, old: str, new: str, words: str, keys: tuple[str, ...]) -> None:
+    """difficulty.yaml with `old` replaced by `new` is refused with `words`,
+    at a line that starts with one of `keys` (the bad key, or its block)."""
     text = sub_once(LEVELS, old, new)
     p = write(tmp_path, "difficulty.yaml", text)
     msg = config_error(load_levels, p, eval_config)
     assert msg.startswith(f"{p}:") and words in msg, msg
     line = int(msg[len(str(p)) + 1:].split(":")[0])
-    assert text.splitlines()[line - 1].strip().startswith(("depth", "qdepth", "nodes", "speed", "bare")), msg
+    assert text.splitlines()[line - 1].strip().startswith(keys), msg
 
 
 def test_sparse_block():
@@ -266,12 +272,7 @@ def test_sparse_block():
 def test_bad_sparse_block(tmp_path, eval_config, old, new, words):
     """A bad `sparse:` block is refused at its line (the key, or the block
     for a missing one)."""
-    text = sub_once(LEVELS, old, new)
-    p = write(tmp_path, "difficulty.yaml", text)
-    msg = config_error(load_levels, p, eval_config)
-    assert msg.startswith(f"{p}:") and words in msg, msg
-    line = int(msg[len(str(p)) + 1:].split(":")[0])
-    assert text.splitlines()[line - 1].strip().startswith(("pieces", "nodes", "depth", "sparse")), msg
+    refused_at_a_key(tmp_path, eval_config, old, new, words, ("pieces", "nodes", "depth", "sparse"))
 
 
 def test_limited_lowers_every_cap_a_search_can_use():
