@@ -1,6 +1,6 @@
 """Per-routine cycle profile of the ROM's search (asm/engine/eng_search*.s) under py65.
 
-    python -m bench.rom_profile [--level Master] [--positions N] [--skip K] [--top T] [--fen FEN]
+    python -m bench.rom_profile [--level Master] [--positions N] [--skip K] [--top T] [--fen FEN] [--files]
 
 Runs eng_search on positions of bench/middlegames.fen (the first N after
 skipping K, or one --fen) and attributes every instruction's cycles to a
@@ -20,6 +20,12 @@ left by an abnormal unwind (TXS) close at the next RTS above them.
 --lines ROUTINE adds the routine's costliest instructions (cycles per address,
 with the source line from rom/xiangqi.lst, macro expansions included).
 
+--files adds the cycles per node by source file (each instruction's file from
+the listing), which is the split by role: the evaluation (eng_eval.s), make
+and unmake (eng_make.s), legality and check tests (eng_attack.s), move
+generation (eng_movegen.s), ordering (eng_search_order.s), the search's
+control (eng_search*.s).
+
 --pages adds the taken branches whose target is on another page (each costs
 one more cycle; moving code moves them): the total per routine and the
 costliest branches; then the same for the indexed reads (abs,X, abs,Y,
@@ -35,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import json
 import re
 import sys
 import time
@@ -172,23 +179,29 @@ class Profile:
         return out
 
 
-# Files whose code lies in the switchable banks a search never maps (the book,
-# the UI, the puzzles, the tiles): their addresses would shadow the engine's.
-OTHER_BANK_DIRS = ("asm/book/", "asm/ui/", "asm/puzzles/", "asm/tiles/")
+SEARCH_BANKS = frozenset((0, 7))   # the engine's bank at $8000 and the fixed bank
 
 
-def listing_lines(path: Path = ROOT / "rom" / "xiangqi.lst") -> dict[int, str]:
-    """Address -> "file:line  source" of every instruction in the ROM listing."""
+def listing_lines(path: Path = ROOT / "rom" / "xiangqi.lst",
+                  map_path: Path = ROOT / "rom" / "xiangqi.map.json") -> dict[int, str]:
+    """Address -> "file:line  source" of every instruction a search can run: the
+    lines of the segments in the engine's bank and the fixed bank (the map says
+    which bank a segment is in).  Other banks (the book, the UI, the bitbases,
+    the puzzles) use the same $8000-$BFFF addresses and would shadow the
+    engine's lines.  A file's lines are in CODE until its first .segment."""
+    banks = {name: seg["bank"] for name, seg in json.loads(map_path.read_text())["segments"].items()}
     out: dict[int, str] = {}
-    section = ""
+    segment = "CODE"
     for line in path.read_text(errors="replace").splitlines():
         if line.startswith("; ---- "):
-            section = line[7:].strip()
+            segment = "CODE"
+            continue
+        seg = re.match(r'(?:[0-9A-F]{4})?\s+\S+:\d+\s+\.segment\s+"(\w+)"', line)
+        if seg:
+            segment = seg.group(1)
             continue
         m = re.match(r"([0-9A-F]{4})  ([0-9A-F]{2}(?: [0-9A-F]{2})*)\s+(\S+:\d+)\s+(.*)", line)
-        if m and int(m.group(1), 16) < 0xC000 and section.startswith(OTHER_BANK_DIRS):
-            continue                 # $8000-$BFFF of a bank a search never maps
-        if m:
+        if m and banks.get(segment) in SEARCH_BANKS:
             out.setdefault(int(m.group(1), 16), f"{m.group(3)}  {m.group(4).strip()}")
     return out
 
@@ -201,6 +214,21 @@ def line_table(prof: Profile, routine: str, top: int) -> list[str]:
     out = [f"| {routine}: address | cycles | share | source |", "|---|---|---|---|"]
     for c, pc in rows[:top]:
         out.append(f"| ${pc:04X} | {c:,} | {100 * c / total:.1f}% | `{src.get(pc, '?')}` |")
+    return out
+
+
+def file_table(prof: Profile, nodes: int) -> list[str]:
+    """Cycles per source file (the instruction's file in the listing), per node
+    and as a share of the search, costliest first."""
+    src = listing_lines()
+    per: Counter = Counter()
+    for pc, c in prof.pcs.items():
+        where = src.get(pc)
+        per[where.split(":", 1)[0] if where else "?"] += c
+    total = max(1, prof.total)
+    out = ["| source file | cycles | share | cycles per node |", "|---|---:|---:|---:|"]
+    out += [f"| `{f}` | {c:,} | {100 * c / total:.1f}% | {c / max(1, nodes):,.0f} |" for f, c in per.most_common()]
+    out.append(f"| all | {prof.total:,} | 100.0% | {prof.total / max(1, nodes):,.0f} |")
     return out
 
 
@@ -236,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=30, help="routines to list")
     ap.add_argument("--lines", action="append", default=[], metavar="ROUTINE",
                     help="also list the costliest instructions of ROUTINE (repeatable)")
+    ap.add_argument("--files", action="store_true", help="also list the cycles per node by source file")
     ap.add_argument("--pages", action="store_true", help="also list the taken branches to another page and the indexed reads across one")
     args = ap.parse_args(argv)
     rs = RomSearch()
@@ -255,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     for routine in args.lines:
         print()
         print("\n".join(line_table(prof, routine, args.top)))
+    if args.files:
+        print()
+        print("\n".join(file_table(prof, nodes)))
     if args.pages:
         print()
         print("\n".join(page_table(prof, args.top)))

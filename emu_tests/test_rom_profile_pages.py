@@ -5,7 +5,7 @@ that only moves code is explained by the change of this tally)."""
 from __future__ import annotations
 
 from bench.engine_bench import suite_fens
-from bench.rom_profile import BRANCH_OPS, Profile
+from bench.rom_profile import BRANCH_OPS, Profile, listing_lines
 from tools.nes.search import RomSearch
 
 
@@ -22,3 +22,20 @@ def test_counted_branches_cross_a_page():
         target = pc + 2 + (off - 256 if off & 0x80 else off)
         assert (target ^ (pc + 2)) & 0xFF00, hex(pc)
         assert n > 0
+
+
+def test_listing_lines_are_the_search_banks():
+    """The lines a profile shows come from the engine's bank and the fixed
+    bank: every one at an address of an engine label is that label's file,
+    and the book's, the UI's and the bitbases' lines (the same $8000-$BFFF
+    addresses in other banks) are not among them."""
+    rs = RomSearch()
+    lines = listing_lines()
+    below = {v.split(":", 1)[0] for a, v in lines.items() if a < 0xC000}
+    assert not any(f.startswith(("asm/book/", "asm/ui/", "asm/puzzles/", "asm/tiles/")) for f in below)
+    assert "asm/engine/eng_bitbase.s" not in below        # its code is in the fixed bank
+    assert "asm/engine/eng_search_node.s" in below
+    for label, file in (("ab_node", "eng_search_node.s"), ("score_quiets", "eng_search_order.s"),
+                        ("eng_gen", "eng_movegen.s"), ("eng_eval", "eng_eval.s")):
+        addr = rs.link.labels[label]
+        assert lines[addr].startswith(f"asm/engine/{file}:"), (label, lines[addr])
