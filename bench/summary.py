@@ -294,6 +294,9 @@ def rom_search_section(path: Path = ROM_SEARCH) -> list[str]:
         f"* at most {TARGET_CYCLES_PER_NODE:,} cycles per node at every level: "
         f"{_met(max(per_node) <= TARGET_CYCLES_PER_NODE)} ({min(per_node):,.0f}-{max(per_node):,.0f}, "
         f"{min(per_node) / TARGET_CYCLES_PER_NODE:.2f}-{max(per_node) / TARGET_CYCLES_PER_NODE:.2f} times the target).",
+        "",
+        "Where a node's cycles go, by role, and what more nodes in the same NES time would buy",
+        "against Fairy-Stockfish: [speed_budget.md](speed_budget.md).",
     ]
     return lines
 
