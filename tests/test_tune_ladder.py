@@ -209,3 +209,41 @@ def test_the_ladder_command_resumes_and_refuses_another_config(tmp_path):
 def test_the_ladder_refuses_bad_arguments(tmp_path, args, says):
     r = _run("ladder", "--no-rom", "--quiet", "--out", str(tmp_path / "x"), *args)
     assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_ladder_plays_another_tree_s_levels(tmp_path):
+    """--tree: the levels come from the tree's YAML (a level renamed there is
+    found, and the current tree's name is not), the players are tree:LEVEL,
+    and run.json records the tree's digest."""
+    cfg = tmp_path / "cfg"
+    cfg.mkdir()
+    for name in ("eval.yaml", "search.yaml"):
+        (cfg / name).write_bytes((ROOT / "config" / name).read_bytes())
+    text = (ROOT / "config" / "difficulty.yaml").read_text()
+    assert "- name: Novice\n" in text
+    (cfg / "difficulty.yaml").write_text(text.replace("- name: Novice\n", "- name: Beginner\n"))
+    out = tmp_path / "lad"
+    args = ["ladder", "--tree", str(cfg), "--anchors", "fs:depth=1", "--games", "2", "--max-plies", "20",
+            "--quiet", "--jobs", "1", "--out", str(out)]
+    r = _run(*args, "--levels", "Novice")
+    assert r.returncode == 2 and "unknown level 'Novice'" in r.stderr and "Beginner" in r.stderr
+    r = _run(*args, "--levels", "Beginner")
+    assert r.returncode == 0, r.stderr
+    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(games) == 2 and {g["red"] for g in games} | {g["black"] for g in games} == {"tree:Beginner", "fs:depth=1"}
+    from tools.tune.trees import collect, digest
+    assert json.loads((out / "run.json").read_text())["config_sha256"] == digest(collect(str(cfg)))
+    data = json.loads((out / "ladder.json").read_text())
+    assert data["tree"]["spec"] == str(cfg) and data["differential"] is None
+    assert "Engine tree:" in (out / "report.md").read_text()
+
+
+def test_the_ladder_names_a_bad_tree_s_own_file(tmp_path):
+    """A tree whose YAML is wrong is refused with the user's path and line,
+    not the path of the tree's working copy."""
+    for name in ("eval.yaml", "search.yaml"):
+        (tmp_path / name).write_bytes((ROOT / "config" / name).read_bytes())
+    (tmp_path / "difficulty.yaml").write_text("levels:\n  - name: Novice\n    depth: [\n")
+    r = _run("ladder", "--tree", str(tmp_path), "--quiet", "--out", str(tmp_path / "x"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert f"{tmp_path}/difficulty.yaml:" in r.stderr and "build/tune/trees" not in r.stderr

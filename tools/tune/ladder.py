@@ -18,6 +18,15 @@ still covers every match.  DIR/run.json records the configuration's
 SHA-256: a DIR holding games of another configuration is refused (use a
 new DIR, or --fresh to discard them).  `--report-only` writes the report
 from the games cached so far without playing any.
+
+`--tree SPEC` plays the levels of another engine tree instead of this
+one's: a directory of YAML files (eval.yaml, difficulty.yaml, search.yaml:
+today's reference engine with that configuration), a checkout, or a git
+revision, as an A/B test's sides (tools/tune/trees.py).  Its players are
+named `tree:LEVEL`, run.json records the tree's digest as the
+configuration's SHA-256, and the ROM steps are skipped (the ROM is built
+from config/): a "what if" against the same anchors without editing
+config/.
 """
 from __future__ import annotations
 
@@ -40,6 +49,7 @@ from .ratings import MatchPoints, fit_ratings
 from .runner import GameCache, run_tasks
 
 DEFAULT_ANCHORS = "fs:depth=1,fs:nodes=2000"
+TREE = "tree"            # the name of --tree's players: tree:LEVEL
 
 
 class LadderError(Exception):
@@ -61,9 +71,11 @@ def config_sha256(config_dir: Path = CONFIG_DIR) -> str:
 
 
 def plan(levels: list[str], anchors: list[str], games: int, neighbour_games: int, suite,
-         seed: int, max_plies: int) -> list[Match]:
-    ms = [make_match(lv, a, games // 2, suite, seed=seed, max_plies=max_plies) for lv in levels for a in anchors]
-    ms += [make_match(levels[i + 1], levels[i], neighbour_games // 2, suite, seed=seed, max_plies=max_plies)
+         seed: int, max_plies: int, trees: dict | None = None) -> list[Match]:
+    ms = [make_match(lv, a, games // 2, suite, seed=seed, max_plies=max_plies, trees=trees)
+          for lv in levels for a in anchors]
+    ms += [make_match(levels[i + 1], levels[i], neighbour_games // 2, suite, seed=seed, max_plies=max_plies,
+                      trees=trees)
            for i in range(len(levels) - 1)]
     return ms
 
@@ -146,18 +158,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--diff-positions", type=int, default=2, help="middlegames per level for ROM == reference")
     ap.add_argument("--think-moves", type=int, default=30, help="moves per level timed on the ROM")
     ap.add_argument("--no-rom", action="store_true", help="skip the ROM steps (no differential check, no think time)")
+    ap.add_argument("--tree", default=None, metavar="SPEC", help="play the levels of this engine tree (a directory "
+                    "of YAML, a checkout or a git revision) instead of this one's; implies --no-rom")
     ap.add_argument("--report-only", action="store_true", help="write the report from the cached games")
     ap.add_argument("--fresh", action="store_true", help="discard the games cached in DIR")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     ap.add_argument("--out", type=Path, required=True)
     a = ap.parse_args(argv)
-    from reference_py.search import levels as all_levels
-    known = [lv.name for lv in all_levels()]
+    trees = None
+    if a.tree is not None:
+        from . import trees as tree_mod
+        ref = tree_mod.prepare(a.tree, ship=a.cluster is not None)
+        trees = {TREE: ref}
+        pkg = tree_mod.load(ref)
+        try:
+            known = [lv.name for lv in pkg.search.levels()]
+        except pkg.config_file.ConfigError as exc:       # the tree's YAML: named as the user named it
+            raise LadderError(tree_mod.spec_path(ref, str(exc))) from None
+        a.no_rom = True
+    else:
+        from reference_py.search import levels as all_levels
+        known = [lv.name for lv in all_levels()]
     levels = [x.strip() for x in a.levels.split(",") if x.strip()] or list(known)
     for lv in levels:
         if lv not in known:
             raise LadderError(f"unknown level '{lv}' (known: {', '.join(known)})")
     levels.sort(key=known.index)
+    if trees:
+        levels = [f"{TREE}:{lv}" for lv in levels]
     anchors = [parse_anchor(x).text for x in a.anchors.split(",") if x.strip()]
     if not anchors:
         raise LadderError("at least one anchor is needed (--anchors)")
@@ -168,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         raise LadderError(f"--neighbour-games {ng}: an even number (games come in pairs)")
     suite = load_suite(a.openings)
     out: Path = a.out
-    sha = config_sha256()
+    sha = trees[TREE]["digest"] if trees else config_sha256()
     run_path, cache_path = out / "run.json", out / "games.jsonl"
     if a.fresh:
         for p in (cache_path, out / "think.jsonl", run_path):
@@ -181,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     engine = fairy_stockfish().name
     out.mkdir(parents=True, exist_ok=True)
     write_atomic(run_path, (json.dumps({"config_sha256": sha, "engine": engine}, indent=1) + "\n").encode())
-    matches = plan(levels, anchors, a.games, ng, suite, a.seed, a.max_plies)
+    matches = plan(levels, anchors, a.games, ng, suite, a.seed, a.max_plies, trees)
     tasks = interleave(matches)
     if len(suite) < max(m.pairs for m in matches):
         print(f"warning: {max(m.pairs for m in matches)} pairs per match but {len(suite)} openings: "
@@ -216,10 +244,12 @@ def main(argv: list[str] | None = None) -> int:
     shown = [x for x in (sys.argv[1:] if argv is None else argv) if x not in ("--report-only", "--quiet", "--fresh")]
     data = {"command": "python -m tools.tune ladder " + " ".join(shlex.quote(x) for x in shown),
             "date": datetime.date.today().isoformat(), "config_sha256": sha,
-            "config_files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in config_files()},
+            "config_files": {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+                             for p in config_files(Path(trees[TREE]["dir"]) / "config" if trees else CONFIG_DIR)},
             "openings": {"file": str(a.openings.resolve().relative_to(Path.cwd().resolve()))
                          if a.openings.resolve().is_relative_to(Path.cwd().resolve()) else str(a.openings),
                          "count": len(suite), "sha256": suite.sha256},
+            **({"tree": {"spec": a.tree, "digest": sha}} if trees else {}),
             "engine": engine, "anchors": anchors, "games": len(finished), "planned_games": len(tasks),
             "differential": diff}
     if len(finished) < len(tasks):

@@ -53,7 +53,9 @@ def render_markdown(data: dict) -> str:
         "# Ladder: the levels' strength and the cartridge's thinking time",
         "",
         f"Command: `{data['command']}`  ",
-        f"Config: `config/*.yaml` and `config/*.json` SHA-256 `{data['config_sha256'][:16]}`; openings: `{data['openings']['file']}` "
+        (f"Engine tree: `{data['tree']['spec']}` (digest `{data['tree']['digest'][:16]}`); " if data.get("tree") else
+         f"Config: `config/*.yaml` and `config/*.json` SHA-256 `{data['config_sha256'][:16]}`; ")
+        + f"openings: `{data['openings']['file']}` "
         f"({data['openings']['count']} lines, SHA-256 `{data['openings']['sha256'][:16]}`); "
         f"anchors: {', '.join(f'`{a}`' for a in anchors)} ({data.get('engine', 'Fairy-Stockfish')}); "
         f"{data['games']:,} games; {data['date']}.",

@@ -203,3 +203,16 @@ def prepare_files(files: dict[str, bytes], spec: str, ship: bool = False) -> dic
     if ship:
         ref["archive"] = archive(files)
     return ref
+
+
+def spec_path(ref: dict, text: str) -> str:
+    """`text` (an error message of the tree's package) with the tree's copy of
+    its config/ named as the user named it: SPEC/ for a directory of YAML,
+    SPEC/config/ for a checkout, SPEC:config/ for a git revision."""
+    spec = ref["spec"]
+    p = Path(spec)
+    if p.is_dir():
+        name = str(p / "config") + "/" if (p / "config").is_dir() else str(p) + "/"
+    else:
+        name = f"{spec}:config/"
+    return text.replace(str(Path(ref["dir"]) / "config") + "/", name)
