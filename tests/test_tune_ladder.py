@@ -238,12 +238,14 @@ def test_the_ladder_plays_another_tree_s_levels(tmp_path):
     assert "Engine tree:" in (out / "report.md").read_text()
 
 
-def test_the_ladder_names_a_bad_tree_s_own_file(tmp_path):
+@pytest.mark.parametrize("command", [["ladder", "--tree", "{tree}"], ["sprt", "{tree}", "config", "--level", "Novice"]])
+def test_a_bad_tree_is_named_by_the_user_s_file(tmp_path, command):
     """A tree whose YAML is wrong is refused with the user's path and line,
-    not the path of the tree's working copy."""
+    not the path of the tree's working copy (the ladder's --tree, an SPRT's
+    side)."""
     for name in ("eval.yaml", "search.yaml"):
         (tmp_path / name).write_bytes((ROOT / "config" / name).read_bytes())
     (tmp_path / "difficulty.yaml").write_text("levels:\n  - name: Novice\n    depth: [\n")
-    r = _run("ladder", "--tree", str(tmp_path), "--quiet", "--out", str(tmp_path / "x"))
+    r = _run(*(x.format(tree=tmp_path) for x in command), "--quiet", "--out", str(tmp_path / "x"))
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert f"{tmp_path}/difficulty.yaml:" in r.stderr and "build/tune/trees" not in r.stderr

@@ -170,11 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         from . import trees as tree_mod
         ref = tree_mod.prepare(a.tree, ship=a.cluster is not None)
         trees = {TREE: ref}
-        pkg = tree_mod.load(ref)
-        try:
-            known = [lv.name for lv in pkg.search.levels()]
-        except pkg.config_file.ConfigError as exc:       # the tree's YAML: named as the user named it
-            raise LadderError(tree_mod.spec_path(ref, str(exc))) from None
+        known = tree_mod.level_names(ref)
         a.no_rom = True
     else:
         from reference_py.search import levels as all_levels

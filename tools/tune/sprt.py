@@ -34,7 +34,7 @@ from .openings import DEFAULT_SUITE, Suite, load_suite
 from .players import PlayerError, split_level
 from .runner import GameCache, run_tasks
 from .stats import MODELS, Sprt, elo_estimate, pentanomial
-from .trees import TreeError, prepare
+from .trees import TreeError, level_names, prepare
 
 
 def opening_for_pair(suite: Suite, k: int) -> list[str]:
@@ -139,9 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         raise ValueError("--max-pairs must be at least 1")
     base, test = prepare(a.base, ship=bool(a.cluster)), prepare(a.test, ship=bool(a.cluster))
     _, level = split_level(a.level)
-    from .trees import load
     for side in (base, test):
-        names = [lv.name for lv in load(side).search.levels()]
+        names = level_names(side)
         if level not in names:
             raise PlayerError(f"{side['spec']}: no level '{level}' (known: {', '.join(names)})")
     suite = load_suite(a.openings)

@@ -216,3 +216,13 @@ def spec_path(ref: dict, text: str) -> str:
     else:
         name = f"{spec}:config/"
     return text.replace(str(Path(ref["dir"]) / "config") + "/", name)
+
+
+def level_names(ref: dict) -> list[str]:
+    """The names of the tree's difficulty levels, weakest first; a TreeError
+    naming the user's file and line when the tree's YAML is wrong."""
+    pkg = load(ref)
+    try:
+        return [lv.name for lv in pkg.search.levels()]
+    except pkg.config_file.ConfigError as exc:      # the tree's own class, not reference_py's
+        raise TreeError(spec_path(ref, str(exc))) from None
